@@ -1,0 +1,1 @@
+"""Differential tests against ns-2.35 (see harness.py)."""

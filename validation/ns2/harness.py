@@ -1,0 +1,373 @@
+"""Differential tests against ns-2.35: run one case in both simulators and compare.
+
+Each case is an ns-2 Tcl script and a tcpsim TOML twin describing the same network.
+Both are run, their output is reduced to the same few metrics, computed the same way,
+and compared with the tolerance stated for each metric.
+
+Cases
+-----
+A   validation/ns2/case_a.tcl + case_a.toml: one Reno flow, 1.5 Mbps / 40 ms bottleneck,
+    20-packet DropTail buffer, 100 s. Goodput within 2 %, bottleneck drops within 10 %.
+B1  bench/ns2/dumbbell.tcl 16 60 Newreno RED 100Mb + bench/b1.toml: 16 NewReno flows
+    over RED. Aggregate goodput within 3 %, Jain's fairness index within 0.02 (absolute).
+
+Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
+in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
+(``syn_ true``). tcpsim's ``unique_packets`` counts data packets delivered in order. Both
+sides are converted to "in-order data packets x wire size" (ns-2: ``bytes_ // wire``),
+so goodput means wire bits per second of in-order data, as the dumbbell script prints it.
+
+Usage from the command line (prints both sides and the verdicts)::
+
+    python validation/ns2/harness.py A
+    python validation/ns2/harness.py B1 [--seconds 20]
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CASE_A_TCL = HERE / "case_a.tcl"
+CASE_A_TOML = HERE / "case_a.toml"
+DUMBBELL_TCL = REPO / "bench" / "ns2" / "dumbbell.tcl"
+B1_TOML = REPO / "bench" / "b1.toml"
+
+WIRE_BYTES = 1040  # packetSize_ 1000 + tcpip_base_hdr_size_ 40
+
+
+class HarnessError(RuntimeError):
+    """A simulator could not be run or its output could not be read."""
+
+
+# --------------------------------------------------------------------------- locating tools
+
+
+def ns_binary() -> str | None:
+    """Path of ns-2's ``ns`` on PATH (or $NS2), or None."""
+    env = os.environ.get("NS2")
+    if env:
+        return env if Path(env).exists() else shutil.which(env)
+    return shutil.which("ns")
+
+
+def tcpsim_binary(build: bool = True) -> Path:
+    """<repo>/target/release/tcpsim-run, built with cargo if missing and ``build``."""
+    env = os.environ.get("TCPSIM_RUN")
+    if env:
+        return Path(env)
+    exe = REPO / "target" / "release" / "tcpsim-run"
+    if not exe.exists() and build:
+        cargo = shutil.which("cargo")
+        if cargo is None:
+            raise HarnessError("target/release/tcpsim-run is missing and cargo is not on PATH")
+        proc = subprocess.run(
+            [cargo, "build", "--release", "-p", "tcpsim"],
+            cwd=REPO, capture_output=True, text=True,
+        )
+        if proc.returncode != 0:
+            raise HarnessError("cargo build --release -p tcpsim failed:\n" + proc.stderr[-4000:])
+    if not exe.exists():
+        raise HarnessError(f"{exe} does not exist")
+    return exe
+
+
+# --------------------------------------------------------------------------- running
+
+
+def parse_kv_line(text: str, prefix: str = "ns2") -> dict[str, str]:
+    """The key=value pairs of the last line of ``text`` that starts with ``prefix``."""
+    lines = [ln for ln in text.splitlines() if ln.startswith(prefix + " ")]
+    if not lines:
+        raise HarnessError(f"no line starting with {prefix!r} in ns output:\n{text[-2000:]}")
+    return dict(re.findall(r"(\w+)=(\S+)", lines[-1]))
+
+
+def run_ns2(script: Path, args: list[str], timeout: float | None = None) -> tuple[dict[str, str], float]:
+    """Run ``ns script args...`` in the script's folder; return (key=value dict, wall seconds)."""
+    ns = ns_binary()
+    if ns is None:
+        raise HarnessError("ns (ns-2) is not on PATH")
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [ns, str(script), *map(str, args)], cwd=script.parent,
+        capture_output=True, text=True, timeout=timeout,
+    )
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise HarnessError(
+            f"ns {script.name} {' '.join(map(str, args))} exited {proc.returncode}:\n"
+            f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+        )
+    return parse_kv_line(proc.stdout), wall
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@dataclass
+class TcpsimRun:
+    flows: list[dict[str, str]]
+    queues: list[dict[str, str]]
+    links: list[dict[str, str]]
+    summary: dict
+    wall_s: float
+    out_dir: Path
+
+
+def run_tcpsim(scenario: Path, out_dir: Path | None = None, extra_args: list[str] | None = None,
+               timeout: float | None = None) -> TcpsimRun:
+    """Run ``tcpsim-run scenario --out DIR --csv`` and read its tables."""
+    exe = tcpsim_binary()
+    if out_dir is None:
+        out_dir = Path(tempfile.mkdtemp(prefix="tcpsim-diff-"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [str(exe), str(scenario), "--out", str(out_dir), "--csv", *(extra_args or [])]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise HarnessError(
+            f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+        )
+    summary_path = out_dir / "summary.json"
+    summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
+    links_path = out_dir / "links.csv"
+    return TcpsimRun(
+        flows=read_csv(out_dir / "flows.csv"),
+        queues=read_csv(out_dir / "queues.csv"),
+        links=read_csv(links_path) if links_path.exists() else [],
+        summary=summary,
+        wall_s=wall,
+        out_dir=out_dir,
+    )
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def jain(xs: list[float]) -> float:
+    """Jain's fairness index (sum x)^2 / (n sum x^2); 1 for equal shares."""
+    s1 = sum(xs)
+    s2 = sum(x * x for x in xs)
+    return s1 * s1 / (len(xs) * s2) if s2 > 0 else float("nan")
+
+
+def _num(row: dict[str, str], key: str) -> float:
+    v = row.get(key, "")
+    return float(v) if v not in ("", None) else float("nan")
+
+
+def queue_row(run: TcpsimRun, name: str) -> dict[str, str]:
+    for q in run.queues:
+        if q.get("queue") == name:
+            return q
+    raise HarnessError(f"queue {name!r} not in queues.csv (have {[q.get('queue') for q in run.queues]})")
+
+
+@dataclass
+class Check:
+    metric: str
+    ns2: float
+    tcpsim: float
+    kind: str  # "rel" (|t-n| <= tol*|n|) or "abs" (|t-n| <= tol)
+    tol: float
+
+    @property
+    def diff(self) -> float:
+        d = self.tcpsim - self.ns2
+        return d / self.ns2 if self.kind == "rel" and self.ns2 != 0 else d
+
+    @property
+    def ok(self) -> bool:
+        if any(math.isnan(x) for x in (self.ns2, self.tcpsim)):
+            return False
+        return abs(self.diff) <= self.tol + 1e-12
+
+    def line(self) -> str:
+        unit = "%" if self.kind == "rel" else ""
+        d = self.diff * (100 if self.kind == "rel" else 1)
+        t = self.tol * (100 if self.kind == "rel" else 1)
+        return (f"{self.metric:<22} ns2={self.ns2:<16.6g} tcpsim={self.tcpsim:<16.6g} "
+                f"diff={d:+.4g}{unit} (tol ±{t:g}{unit}) {'OK' if self.ok else 'FAIL'}")
+
+
+@dataclass
+class CaseResult:
+    case: str
+    ns2: dict[str, float]
+    tcpsim: dict[str, float]
+    checks: list[Check]
+    ns2_wall_s: float = float("nan")
+    tcpsim_wall_s: float = float("nan")
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def report(self) -> str:
+        keys = sorted(set(self.ns2) | set(self.tcpsim))
+        out = [f"case {self.case}: {'PASS' if self.ok else 'FAIL'}"
+               f"  (wall: ns2 {self.ns2_wall_s:.2f} s, tcpsim {self.tcpsim_wall_s:.2f} s)"]
+        out += ["  " + c.line() for c in self.checks]
+        out.append(f"  {'metric':<22} {'ns2':>16} {'tcpsim':>16}")
+        for k in keys:
+            a = self.ns2.get(k, float("nan"))
+            b = self.tcpsim.get(k, float("nan"))
+            out.append(f"  {k:<22} {a:>16.6g} {b:>16.6g}")
+        out += ["  note: " + n for n in self.notes]
+        return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- case A
+
+
+def case_a_ns2(seconds: float = 100.0, trace: Path | None = None) -> tuple[dict[str, float], float]:
+    args: list[str] = [f"{seconds:g}"]
+    if trace is not None:
+        args.append(str(trace))
+    kv, wall = run_ns2(CASE_A_TCL, args)
+    pkts = int(kv["sink_bytes"]) // WIRE_BYTES
+    return {
+        "delivered_pkts": pkts,
+        "goodput_bps": pkts * WIRE_BYTES * 8 / seconds,
+        "packets_sent": float(kv["data_pkts"]),
+        "retransmits": float(kv["rexmit_pkts"]),
+        "timeouts": float(kv["timeouts"]),
+        "bottleneck_arrivals": float(kv["bn_arrivals"]),
+        "bottleneck_drops": float(kv["bn_drops"]),
+        "drops_total": float(kv["drops_total"]),
+        "final_cwnd": float(kv["final_cwnd"]),
+    }, wall
+
+
+def case_a_tcpsim(scenario: Path = CASE_A_TOML, seconds: float = 100.0,
+                  out_dir: Path | None = None) -> tuple[dict[str, float], TcpsimRun]:
+    run = run_tcpsim(scenario, out_dir)
+    if len(run.flows) != 1:
+        raise HarnessError(f"case A expects one flow, flows.csv has {len(run.flows)}")
+    f = run.flows[0]
+    bn = queue_row(run, "r1->r2")
+    pkts = int(_num(f, "unique_packets"))
+    drops_total = sum(_num(q, "early_drops") + _num(q, "overflow_drops") for q in run.queues)
+    return {
+        "delivered_pkts": pkts,
+        "goodput_bps": pkts * WIRE_BYTES * 8 / seconds,
+        "packets_sent": _num(f, "packets_sent"),
+        "retransmits": _num(f, "retransmits"),
+        "timeouts": _num(f, "timeouts"),
+        "bottleneck_arrivals": _num(bn, "arrivals"),
+        "bottleneck_drops": _num(bn, "early_drops") + _num(bn, "overflow_drops"),
+        "drops_total": drops_total,
+        "final_cwnd": _num(f, "final_cwnd"),
+    }, run
+
+
+def case_a(seconds: float = 100.0, scenario: Path = CASE_A_TOML) -> CaseResult:
+    """Case A with its tolerances: goodput 2 %, bottleneck drops 10 %."""
+    ns, ns_wall = case_a_ns2(seconds)
+    if seconds != 100.0:
+        scenario = scenario_with_duration(scenario, seconds, Path(tempfile.mkdtemp(prefix="tcpsim-a-")))
+    ts, run = case_a_tcpsim(scenario, seconds)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+    ]
+    res = CaseResult("A" if seconds == 100.0 else f"A ({seconds:g} s)", ns, ts, checks,
+                     ns_wall, run.wall_s)
+    res.notes.append(f"tcpsim output kept in {run.out_dir}")
+    return res
+
+
+# --------------------------------------------------------------------------- dumbbell (B1, B2)
+
+
+def dumbbell_ns2(n: int, seconds: float, tcp: str = "Newreno", queue: str = "RED",
+                 bw: str = "100Mb", timeout: float | None = None) -> tuple[dict[str, float], float]:
+    kv, wall = run_ns2(DUMBBELL_TCL, [str(n), f"{seconds:g}", tcp, queue, bw], timeout=timeout)
+    return {"goodput_mbps": float(kv["goodput_mbps"]), "jain": float(kv["jain"])}, wall
+
+
+def dumbbell_metrics(run: TcpsimRun, seconds: float) -> dict[str, float]:
+    """Aggregate goodput (Mbps of wire bytes, as dumbbell.tcl computes it) and Jain's index."""
+    per_flow = [_num(f, "unique_packets") * WIRE_BYTES * 8.0 / seconds / 1e6 for f in run.flows]
+    out = {"goodput_mbps": sum(per_flow), "jain": jain(per_flow)}
+    try:
+        bn = queue_row(run, "r1->r2")
+        out["bottleneck_early_drops"] = _num(bn, "early_drops")
+        out["bottleneck_overflow_drops"] = _num(bn, "overflow_drops")
+        out["bottleneck_mean_len_pkts"] = _num(bn, "mean_length_pkts")
+    except HarnessError:
+        pass
+    out["retransmits"] = sum(_num(f, "retransmits") for f in run.flows)
+    out["timeouts"] = sum(_num(f, "timeouts") for f in run.flows)
+    return out
+
+
+def scenario_with_duration(scenario: Path, seconds: float, out_dir: Path) -> Path:
+    """A copy of ``scenario`` whose [simulation] duration is ``seconds``."""
+    text = scenario.read_text()
+    new, k = re.subn(r'(?m)^(\s*duration\s*=\s*)"[^"]*"', rf'\g<1>"{seconds:g}s"', text, count=1)
+    if k != 1:
+        raise HarnessError(f"no duration line in {scenario}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / scenario.name
+    path.write_text(new)
+    return path
+
+
+def case_b1(seconds: float = 60.0, scenario: Path = B1_TOML) -> CaseResult:
+    """Case B1 with its tolerances: aggregate goodput 3 %, Jain's index 0.02 absolute."""
+    ns, ns_wall = dumbbell_ns2(16, seconds, "Newreno", "RED", "100Mb")
+    work = Path(tempfile.mkdtemp(prefix="tcpsim-b1-"))
+    if seconds != 60.0:
+        scenario = scenario_with_duration(scenario, seconds, work)
+    run = run_tcpsim(scenario, work / "out")
+    ts = dumbbell_metrics(run, seconds)
+    checks = [
+        Check("goodput_mbps", ns["goodput_mbps"], ts["goodput_mbps"], "rel", 0.03),
+        Check("jain", ns["jain"], ts["jain"], "abs", 0.02),
+    ]
+    res = CaseResult("B1" if seconds == 60.0 else f"B1 ({seconds:g} s)", ns, ts, checks,
+                     ns_wall, run.wall_s)
+    res.notes.append(f"tcpsim output kept in {run.out_dir}")
+    return res
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("case", choices=["A", "B1"])
+    p.add_argument("--seconds", type=float, default=None, help="simulated time (default: the case's)")
+    a = p.parse_args(argv)
+    if a.case == "A":
+        res = case_a(a.seconds or 100.0)
+    else:
+        res = case_b1(a.seconds or 60.0)
+    print(res.report())
+    return 0 if res.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
