@@ -1,0 +1,158 @@
+//! `tcpsim._core` — the Python extension module of tcpsim.
+//!
+//! A deliberately thin layer: the Python package (`python/tcpsim/`) reads files, builds
+//! DataFrames, writes Parquet and draws plots; this module only
+//!
+//! - validates scenario text ([`validate_toml`]) and
+//! - runs it ([`run_toml`]), returning each result table as `{column: list}` and the
+//!   summary as JSON text.
+//!
+//! Rules it keeps:
+//!
+//! - **Scenario errors** become `tcpsim.ScenarioError` (a `ValueError`) carrying the core's
+//!   message unchanged (file, line, key, what was expected).
+//! - **The GIL is released** for the whole simulation; the progress callback re-acquires
+//!   it briefly (about a hundred times a run). Each of those moments also checks for
+//!   signals, so Ctrl-C interrupts a long run with `KeyboardInterrupt`.
+//! - **No panic reaches Python.** An exception raised by the progress callback (or a
+//!   signal) unwinds out of the engine with a private payload and is re-raised as it was;
+//!   a genuine panic in the core becomes `RuntimeError("tcpsim internal error: ...")`
+//!   instead of pyo3's `PanicException` (a `BaseException` most code does not catch).
+
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use tcpsim::{Column, RunResults, Scenario, Table};
+
+pyo3::create_exception!(
+    tcpsim,
+    ScenarioError,
+    PyValueError,
+    "A scenario is invalid: the message names the file, line, key and what was expected."
+);
+
+/// Unwind payload: the progress callback raised (or a signal arrived); the `PyErr` itself
+/// is kept outside the unwinding closure and re-raised once the engine is left.
+struct CallbackRaised;
+
+/// Turns a caught panic payload into the `RuntimeError` Python sees.
+fn internal_error(payload: Box<dyn Any + Send>) -> PyErr {
+    let what = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    };
+    PyRuntimeError::new_err(format!(
+        "tcpsim internal error (please report it with the scenario): {what}"
+    ))
+}
+
+fn scenario_error(err: tcpsim::ScenarioError) -> PyErr {
+    ScenarioError::new_err(err.to_string())
+}
+
+/// Parses and validates scenario text; never panics into the caller.
+fn load(text: &str, file_name: &str) -> PyResult<Scenario> {
+    match panic::catch_unwind(|| tcpsim::scenario::load_str(text, file_name)) {
+        Ok(Ok(scenario)) => Ok(scenario),
+        Ok(Err(err)) => Err(scenario_error(err)),
+        Err(payload) => Err(internal_error(payload)),
+    }
+}
+
+/// One table as a dict of column name -> list (floats, ints or strs).
+fn table_to_dict<'py>(py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (name, column) in &table.columns {
+        let list = match column {
+            Column::F64(values) => PyList::new(py, values.iter())?,
+            Column::I64(values) => PyList::new(py, values.iter())?,
+            Column::Str(values) => PyList::new(py, values.iter())?,
+        };
+        dict.set_item(name, list)?;
+    }
+    Ok(dict)
+}
+
+fn results_to_dict<'py>(py: Python<'py>, results: &RunResults) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("flows", table_to_dict(py, &results.flows)?)?;
+    dict.set_item("queues", table_to_dict(py, &results.queues)?)?;
+    dict.set_item("links", table_to_dict(py, &results.links)?)?;
+    dict.set_item("timeseries", table_to_dict(py, &results.timeseries)?)?;
+    let summary = serde_json::to_string(&results.summary)
+        .map_err(|e| PyRuntimeError::new_err(format!("tcpsim: cannot encode summary: {e}")))?;
+    dict.set_item("summary", summary)?;
+    Ok(dict)
+}
+
+/// Validates scenario text; raises `ScenarioError` if it is invalid.
+#[pyfunction]
+#[pyo3(signature = (text, file_name = "<string>"))]
+fn validate_toml(text: &str, file_name: &str) -> PyResult<()> {
+    load(text, file_name).map(|_| ())
+}
+
+/// Runs scenario text to completion.
+///
+/// Returns `{"flows": {col: list}, "queues": ..., "links": ..., "timeseries": ...,
+/// "summary": json_text}`. `progress`, if given, is called with the fraction of simulated
+/// time done (0..1) about a hundred times.
+#[pyfunction]
+#[pyo3(signature = (text, file_name = "<string>", progress = None))]
+fn run_toml<'py>(
+    py: Python<'py>,
+    text: &str,
+    file_name: &str,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let scenario = load(text, file_name)?;
+
+    let (outcome, raised) = py.detach(|| {
+        let mut raised: Option<PyErr> = None;
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut on_progress = |fraction: f64| {
+                let err = Python::attach(|py| -> Option<PyErr> {
+                    if let Err(e) = py.check_signals() {
+                        return Some(e);
+                    }
+                    match &progress {
+                        Some(callback) => callback.call1(py, (fraction,)).err(),
+                        None => None,
+                    }
+                });
+                if let Some(e) = err {
+                    raised = Some(e);
+                    // resume_unwind skips the panic hook: nothing is printed.
+                    panic::resume_unwind(Box::new(CallbackRaised));
+                }
+            };
+            tcpsim::run_with_progress(&scenario, &mut on_progress)
+        }));
+        (outcome, raised)
+    });
+
+    match outcome {
+        Ok(Ok(results)) => results_to_dict(py, &results),
+        Ok(Err(err)) => Err(scenario_error(err)),
+        Err(payload) => match raised {
+            Some(err) if payload.is::<CallbackRaised>() => Err(err),
+            _ => Err(internal_error(payload)),
+        },
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(run_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
+    Ok(())
+}
