@@ -1,0 +1,28 @@
+"""tcpsim — a fast packet-level discrete-event network simulator for TCP congestion
+control and AQM research.
+
+    >>> import tcpsim
+    >>> res = tcpsim.run("examples/dumbbell.toml", out="results/dumbbell")
+    >>> res.flows[["name", "goodput_bps", "retransmits"]]
+    >>> res.series("cwnd")            # one column per flow, indexed by time_s
+
+The simulator core is Rust (`tcpsim._core`); this package turns its result tables into
+pandas DataFrames, stores them as Parquet, draws plots (`tcpsim.plots`) and provides the
+``tcpsim`` command line (`tcpsim.cli`).
+"""
+
+from ._core import ScenarioError, __version__
+from .api import read_scenario, run, validate
+from .results import SCHEMAS, TABLES, Results, load_results
+
+__all__ = [
+    "ScenarioError",
+    "Results",
+    "SCHEMAS",
+    "TABLES",
+    "load_results",
+    "read_scenario",
+    "run",
+    "validate",
+    "__version__",
+]

@@ -1,0 +1,107 @@
+"""Running scenarios from Python."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, Optional, Tuple, Union
+
+from . import _core
+from .results import PathLike, Results
+
+ScenarioLike = Union[str, "os.PathLike[str]"]
+Progress = Union[bool, Callable[[float], object], None]
+
+
+def read_scenario(scenario: ScenarioLike) -> Tuple[str, str]:
+    """Returns ``(text, file_name)`` for a scenario given as a path or as TOML text.
+
+    A `pathlib.Path` (or any path-like object) is always a file. A string is a file if it
+    names an existing one; otherwise it is TOML text when it contains a newline or ``=``,
+    and a missing file when it contains neither.
+    """
+    if isinstance(scenario, os.PathLike):
+        path = Path(scenario)
+        return path.read_text(encoding="utf-8"), str(path)
+    if not isinstance(scenario, str):
+        raise TypeError(
+            f"scenario must be a path or TOML text, not {type(scenario).__name__}"
+        )
+    if "\n" not in scenario and os.path.isfile(scenario):
+        return Path(scenario).read_text(encoding="utf-8"), scenario
+    if "\n" in scenario or "=" in scenario:
+        return scenario, "<string>"
+    raise FileNotFoundError(f"scenario file not found: {scenario}")
+
+
+def validate(scenario: ScenarioLike) -> None:
+    """Checks a scenario without running it; raises `tcpsim.ScenarioError` if invalid."""
+    text, name = read_scenario(scenario)
+    _core.validate_toml(text, name)
+
+
+def run(
+    scenario: ScenarioLike,
+    *,
+    out: Optional[PathLike] = None,
+    progress: Progress = False,
+    csv: bool = False,
+) -> Results:
+    """Runs a scenario and returns its `Results`.
+
+    Args:
+        scenario: path of a ``.toml`` scenario file, or the TOML text itself.
+        out: if given, the results are also saved there (see `Results.save`).
+        progress: ``True`` shows a progress bar (tqdm) on standard error; a callable is
+            called with the fraction of simulated time done (0..1) about a hundred times.
+        csv: with `out`, also write each table as CSV.
+
+    Raises:
+        tcpsim.ScenarioError: the scenario is invalid (the message names the file, line,
+            key and what was expected).
+
+    The simulation runs without holding the GIL, so runs in several threads proceed in
+    parallel; Ctrl-C interrupts a run with `KeyboardInterrupt`.
+    """
+    text, name = read_scenario(scenario)
+    if progress is True:
+        label = Path(name).stem if name != "<string>" else "tcpsim"
+        with ProgressBar(label) as bar:
+            raw = _core.run_toml(text, name, bar.update)
+    elif callable(progress):
+        raw = _core.run_toml(text, name, progress)
+    else:
+        raw = _core.run_toml(text, name, None)
+    results = Results.from_core(raw, scenario_text=text)
+    if out is not None:
+        results.save(out, csv=csv)
+    return results
+
+
+class ProgressBar:
+    """A tqdm bar over simulated time (0..100 %), shown only once a run has lasted
+    `delay` seconds, so quick runs print nothing."""
+
+    def __init__(self, label: str, delay: float = 0.5, disable: bool = False):
+        from tqdm.auto import tqdm
+
+        self._bar = tqdm(
+            total=100,
+            desc=label,
+            unit="%",
+            delay=delay,
+            leave=False,
+            disable=disable,
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}",
+        )
+
+    def update(self, fraction: float) -> None:
+        target = max(0, min(100, int(round(fraction * 100))))
+        if target > self._bar.n:
+            self._bar.update(target - self._bar.n)
+
+    def __enter__(self) -> "ProgressBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._bar.close()

@@ -1,0 +1,303 @@
+"""The ``tcpsim`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+EPILOG = """\
+examples:
+  tcpsim run examples/dumbbell.toml
+        run a scenario and print the per-flow and per-queue tables
+  tcpsim run examples/dumbbell.toml --out results/dumbbell --plot
+        also write Parquet tables, summary.json and cwnd/queue/throughput PNGs
+  tcpsim run examples/dumbbell.toml --out results/dumbbell --csv --quiet
+        write Parquet and CSV tables, print nothing
+  tcpsim validate examples/*.toml
+        check scenario files without running them
+  tcpsim plot results/dumbbell
+        redraw the plots of saved results
+
+exit status: 0 success, 1 other failure, 2 invalid scenario or usage error.
+The scenario format is described in docs/scenario.md.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tcpsim",
+        description="Packet-level network simulator for TCP congestion control and AQM research.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="run a scenario file",
+        description="Run a scenario and print per-flow and per-queue summaries.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("scenario", metavar="SCENARIO", help="scenario file (.toml)")
+    run.add_argument("--out", metavar="DIR",
+                     help="write results here (Parquet tables + summary.json); "
+                          "default with --csv/--plot: results/<scenario name>")
+    run.add_argument("--csv", action="store_true", help="also write each table as CSV")
+    run.add_argument("--plot", action="store_true",
+                     help="write cwnd.png, queue.png and throughput.png (needs [monitor] interval)")
+    run.add_argument("--quiet", "-q", action="store_true",
+                     help="print nothing but errors (no tables, no progress bar)")
+
+    val = sub.add_parser("validate", help="check scenario files without running them")
+    val.add_argument("scenarios", metavar="SCENARIO", nargs="+")
+
+    plot = sub.add_parser("plot", help="draw the plots of a saved results directory")
+    plot.add_argument("results", metavar="DIR", help="directory written by `tcpsim run --out`")
+    plot.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        from . import __version__
+
+        print(f"tcpsim {__version__}")
+        return 0
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "validate":
+            return _cmd_validate(args)
+        if args.command == "plot":
+            return _cmd_plot(args)
+    except KeyboardInterrupt:
+        print("tcpsim: interrupted", file=sys.stderr)
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(f"tcpsim: error: {message}", file=sys.stderr)
+    return status
+
+
+def _cmd_run(args) -> int:
+    from . import ScenarioError
+    from .api import ProgressBar, read_scenario
+    from . import _core
+    from .results import Results
+
+    try:
+        text, name = read_scenario(Path(args.scenario))
+    except OSError as e:
+        return _fail(f"cannot read scenario {args.scenario}: {e.strerror or e}")
+
+    out = args.out
+    if out is None and (args.csv or args.plot):
+        out = str(Path("results") / Path(args.scenario).stem)
+
+    show_bar = not args.quiet and sys.stderr.isatty()
+    try:
+        with ProgressBar(Path(args.scenario).stem, delay=1.0, disable=not show_bar) as bar:
+            raw = _core.run_toml(text, name, bar.update if show_bar else None)
+    except ScenarioError as e:
+        return _fail(str(e))
+    results = Results.from_core(raw, scenario_text=text)
+
+    if not args.quiet:
+        print(format_report(results))
+    if out is not None:
+        try:
+            results.save(out, csv=args.csv)
+            written = ["tables"]
+            if args.plot:
+                from .plots import plot_all
+
+                pngs = plot_all(results, out)
+                if pngs:
+                    written.append("plots " + ", ".join(p.name for p in pngs))
+                elif not args.quiet:
+                    print("note: no time series (set [monitor] interval) - no plots drawn",
+                          file=sys.stderr)
+        except OSError as e:
+            return _fail(f"cannot write results to {out}: {e}", status=1)
+        if not args.quiet:
+            print(f"\nresults written to {out}/ ({'; '.join(written)})")
+    return 0
+
+
+def _cmd_validate(args) -> int:
+    from . import ScenarioError, validate
+
+    status = 0
+    for scenario in args.scenarios:
+        try:
+            validate(Path(scenario))
+            print(f"{scenario}: ok")
+        except ScenarioError as e:
+            print(f"tcpsim: error: {e}", file=sys.stderr)
+            status = 2
+        except OSError as e:
+            print(f"tcpsim: error: cannot read scenario {scenario}: {e.strerror or e}",
+                  file=sys.stderr)
+            status = 2
+    return status
+
+
+def _cmd_plot(args) -> int:
+    from .plots import plot_all
+    from .results import load_results
+
+    try:
+        results = load_results(args.results)
+    except (OSError, ValueError) as e:
+        return _fail(str(e), status=1)
+    pngs = plot_all(results, args.out or args.results)
+    if not pngs:
+        return _fail("the results hold no time series (set [monitor] interval)", status=1)
+    for p in pngs:
+        print(p)
+    return 0
+
+
+# ---------------------------------------------------------------------- report tables
+
+
+def format_report(results) -> str:
+    """The text `tcpsim run` prints: scenario facts, per-flow table, queue table."""
+    parts = []
+    head = _summary_line(results.summary)
+    if head:
+        parts.append(head)
+    parts.append(format_flows(results.flows))
+    queues = format_queues(results.queues, results.links)
+    if queues:
+        parts.append(queues)
+    return "\n\n".join(parts)
+
+
+def _summary_line(summary: dict) -> str:
+    bits = []
+    for key, label, fmt in (
+        ("duration_s", "simulated", "{:g} s"),
+        ("seed", "seed", "{}"),
+        ("events", "events", "{:,}"),
+        ("wall_time_s", "wall time", "{:.2f} s"),
+    ):
+        value = summary.get(key)
+        if value is not None:
+            try:
+                bits.append(f"{label} {fmt.format(value)}")
+            except (ValueError, TypeError):
+                bits.append(f"{label} {value}")
+    return ", ".join(bits)
+
+
+def format_flows(flows) -> str:
+    if flows.empty:
+        return "no flows"
+    rows = []
+    for f in flows.to_dict("records"):
+        kind = f.get("type", "")
+        algo = f"{kind} {f.get('recovery', '')}".strip() if kind == "tcp" else kind
+        rows.append([
+            str(f.get("name", "")),
+            algo,
+            _num(f.get("goodput_bps"), 1e-6, "{:.3f}"),
+            _int(f.get("retransmits")) if kind == "tcp" else "-",
+            _int(f.get("timeouts")) if kind == "tcp" else "-",
+            _num(f.get("rtt_mean_s"), 1e3, "{:.1f}"),
+        ])
+    table = _table(
+        ["flow", "transport", "goodput Mbps", "retransmits", "timeouts", "mean RTT ms"],
+        rows, right=[False, False, True, True, True, True],
+    )
+    total = flows["goodput_bps"].sum() / 1e6 if "goodput_bps" in flows else float("nan")
+    tail = f"total goodput {total:.3f} Mbps"
+    tcp = flows[flows["type"] == "tcp"]["goodput_bps"] if "type" in flows else flows.get("goodput_bps")
+    if tcp is not None and len(tcp) > 1:
+        tail += f", Jain fairness index {jain_index(tcp.to_numpy(dtype=float)):.3f}"
+    return f"Flows\n{table}\n{tail}"
+
+
+def format_queues(queues, links=None, limit: int = 8) -> str:
+    """Queues that held packets or dropped/marked any, busiest first (at most `limit`)."""
+    if queues.empty:
+        return ""
+    q = queues.copy()
+    q["_loss"] = q["early_drops"] + q["overflow_drops"] + q["marks"]
+    active = q[(q["_loss"] > 0) | (q["max_length_pkts"] >= 2)]
+    if active.empty:
+        active = q[q["arrivals"] > 0].sort_values("arrivals", ascending=False).head(1)
+    active = active.sort_values(["_loss", "mean_length_pkts"], ascending=False, kind="stable")
+    util = {}
+    if links is not None and not links.empty and "link" in links:
+        util = dict(zip(links["link"], links["utilization"]))
+    rows = []
+    for r in active.head(limit).to_dict("records"):
+        rows.append([
+            r["queue"], r["kind"], _int(r["arrivals"]), _int(r["early_drops"]),
+            _int(r["overflow_drops"]), _int(r["marks"]),
+            _num(r["mean_length_pkts"], 1, "{:.2f}"), _num(r["max_length_pkts"], 1, "{:g}"),
+            _num(r["mean_sojourn_s"], 1e3, "{:.2f}"),
+            _num(util.get(r["queue"]), 100, "{:.1f}"),
+        ])
+    table = _table(
+        ["queue", "kind", "arrivals", "early drops", "overflow drops", "marks",
+         "mean len p", "max len p", "sojourn ms", "link util %"],
+        rows, right=[False, False] + [True] * 8,
+    )
+    hidden = len(q) - min(len(active), limit)
+    tail = f"\n({hidden} quieter queues not shown; all are in queues.parquet)" if hidden else ""
+    return f"Queues\n{table}{tail}"
+
+
+def jain_index(x) -> float:
+    """Jain's fairness index (sum x)^2 / (n sum x^2): 1 = equal shares, 1/n = one flow takes all."""
+    import numpy as np
+
+    x = np.asarray(x, dtype=float)
+    denom = len(x) * float(np.sum(x * x))
+    return float(np.sum(x)) ** 2 / denom if denom > 0 else float("nan")
+
+
+def _num(value, scale: float, fmt: str) -> str:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return "-"
+    return "-" if math.isnan(v) or math.isinf(v) else fmt.format(v * scale)
+
+
+def _int(value) -> str:
+    try:
+        return f"{int(value)}"
+    except (TypeError, ValueError):
+        return "-"
+
+
+def _table(header: List[str], rows: List[List[str]], right: List[bool]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(c.rjust(w) if r else c.ljust(w)
+                         for c, w, r in zip(cells, widths, right)).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(header), rule] + [line(r) for r in rows])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
