@@ -5,8 +5,15 @@
 //! file/line/key errors) → [`run`] (build + single-threaded deterministic engine) →
 //! [`results::RunResults`] (columnar tables).
 
+pub mod app;
+pub mod engine;
+pub mod monitor;
+pub mod net;
+pub mod queue;
 pub mod results;
 pub mod scenario;
+pub mod sim;
+pub mod tcp;
 
 pub use results::{Column, RunResults, Table};
 pub use scenario::{Scenario, ScenarioError};
@@ -17,11 +24,9 @@ pub fn run(scenario: &Scenario) -> Result<RunResults, ScenarioError> {
 }
 
 /// Runs a scenario, calling `progress` with the fraction of simulated time done (0..=1)
-/// about a hundred times during the run.
-pub fn run_with_progress(
-    scenario: &Scenario,
-    progress: &mut dyn FnMut(f64),
-) -> Result<RunResults, ScenarioError> {
-    let _ = (scenario, progress);
-    todo!("engine")
+/// about a hundred times during the run. Fails only on problems found while building
+/// (for example a destination without a route).
+pub fn run_with_progress(scenario: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<RunResults, ScenarioError> {
+    let sim = sim::Simulation::new(scenario)?;
+    Ok(sim.run(progress))
 }

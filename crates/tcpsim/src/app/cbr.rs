@@ -1,0 +1,84 @@
+//! Constant bit rate over UDP: ns-2.35 `Application/Traffic/CBR` on `Agent/UDP`.
+//!
+//! A packet of `packet_size` bytes every `interval = packet_size · 8 / rate`; the first
+//! leaves at the start time. With `jitter` (ns-2 `random_`), each interval is multiplied
+//! by a uniform factor in [0.5, 1.5) drawn from the flow's own random stream.
+//!
+//! Parameters (ns-2 defaults): rate 448 Kb/s, packet_size 210 B (on the wire; UDP adds no
+//! header in ns-2), jitter false.
+
+use crate::engine::time::{self, Dur};
+use crate::engine::RandomStream;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CbrParams {
+    /// Sending rate, bits per second; default 448 000 (ns-2 `rate_ 448Kb`).
+    pub rate_bps: u64,
+    /// Packet size on the wire, bytes; default 210 (ns-2 `packetSize_`).
+    pub packet_size: u32,
+    /// Randomize intervals (ns-2 `random_`); default false.
+    pub jitter: bool,
+}
+
+impl Default for CbrParams {
+    fn default() -> Self {
+        CbrParams { rate_bps: 448_000, packet_size: 210, jitter: false }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct CbrSource {
+    pub params: CbrParams,
+    random: RandomStream,
+    next_seq: i64,
+    pub running: bool,
+    pub packets_sent: u64,
+}
+
+impl CbrSource {
+    pub fn new(params: CbrParams, random: RandomStream) -> Self {
+        CbrSource { params, random, next_seq: 0, running: false, packets_sent: 0 }
+    }
+
+    /// Sequence number of the packet to send now.
+    pub fn next_packet(&mut self) -> i64 {
+        self.packets_sent += 1;
+        self.next_seq += 1;
+        self.next_seq - 1
+    }
+
+    /// Time until the next packet.
+    pub fn next_interval(&mut self) -> Dur {
+        let interval = time::transmission_time(self.params.packet_size as u64, self.params.rate_bps);
+        if self.params.jitter {
+            let factor = 0.5 + self.random.uniform();
+            (interval as f64 * factor).round() as Dur
+        } else {
+            interval
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interval_is_packet_time_at_rate() {
+        // 210 B · 8 / 448 kb/s = 3.75 ms
+        let mut c = CbrSource::new(CbrParams::default(), RandomStream::new(1, "cbr"));
+        assert_eq!(c.next_interval(), 3_750_000_000);
+    }
+
+    #[test]
+    fn jitter_stays_within_half_to_one_and_a_half_intervals() {
+        let p = CbrParams { jitter: true, ..CbrParams::default() };
+        let mut c = CbrSource::new(p, RandomStream::new(1, "cbr"));
+        let mean: f64 = (0..1000).map(|_| c.next_interval() as f64).sum::<f64>() / 1000.0;
+        for _ in 0..1000 {
+            let i = c.next_interval();
+            assert!((1_875_000_000..=5_625_000_000).contains(&i));
+        }
+        assert!((mean / 3.75e9 - 1.0).abs() < 0.05);
+    }
+}

@@ -1,0 +1,12 @@
+//! The discrete-event engine: integer clock, deterministic scheduler, random streams and
+//! the packet arena.
+
+pub mod packet;
+pub mod rng;
+pub mod scheduler;
+pub mod time;
+
+pub use packet::{Packet, PacketArena, PacketId, PacketKind};
+pub use rng::RandomStream;
+pub use scheduler::{Event, EventKind, Scheduler};
+pub use time::{Dur, SimTime};

@@ -1,0 +1,5 @@
+//! Monitors: time series sampled at a fixed interval, kept in columnar buffers.
+
+pub mod timeseries;
+
+pub use timeseries::TimeSeries;

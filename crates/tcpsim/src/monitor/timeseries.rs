@@ -1,0 +1,75 @@
+//! Time series in long format (time, entity, metric, value), sampled every `interval`.
+//!
+//! Per TCP flow: `cwnd` and `ssthresh` (packets), `srtt_s` (seconds), and for every flow
+//! `delivered_bytes` (payload delivered in order since the previous sample). Per queue:
+//! `queue_pkts` (waiting packets) and, for RED, `red_avg_pkts` (the average, in packets;
+//! in byte mode the byte average divided by `mean_packet_size`).
+
+use crate::engine::Dur;
+use crate::results::{Column, Table};
+
+#[derive(Debug, Clone)]
+pub struct TimeSeries {
+    pub interval: Dur,
+    /// (flow index, entity id) of the sampled flows.
+    pub flow_entities: Vec<(usize, u32)>,
+    /// (link direction index, entity id) of the sampled queues.
+    pub queue_entities: Vec<(usize, u32)>,
+    entity_names: Vec<String>,
+    metric_names: Vec<&'static str>,
+    time_s: Vec<f64>,
+    entity: Vec<u32>,
+    metric: Vec<u8>,
+    value: Vec<f64>,
+}
+
+impl TimeSeries {
+    pub fn new(interval: Dur) -> Self {
+        TimeSeries {
+            interval,
+            flow_entities: Vec::new(),
+            queue_entities: Vec::new(),
+            entity_names: Vec::new(),
+            metric_names: Vec::new(),
+            time_s: Vec::new(),
+            entity: Vec::new(),
+            metric: Vec::new(),
+            value: Vec::new(),
+        }
+    }
+
+    pub fn add_entity(&mut self, name: String) -> u32 {
+        self.entity_names.push(name);
+        (self.entity_names.len() - 1) as u32
+    }
+
+    pub fn push(&mut self, time_s: f64, entity: u32, metric: &'static str, value: f64) {
+        let m = match self.metric_names.iter().position(|&n| n == metric) {
+            Some(i) => i,
+            None => {
+                self.metric_names.push(metric);
+                self.metric_names.len() - 1
+            }
+        };
+        self.time_s.push(time_s);
+        self.entity.push(entity);
+        self.metric.push(m as u8);
+        self.value.push(value);
+    }
+
+    pub fn into_table(self) -> Table {
+        let mut t = Table::new();
+        let entity = self.entity.iter().map(|&e| self.entity_names[e as usize].clone()).collect();
+        let metric = self.metric.iter().map(|&m| self.metric_names[m as usize].to_string()).collect();
+        t.push("time_s", Column::F64(self.time_s));
+        t.push("entity", Column::Str(entity));
+        t.push("metric", Column::Str(metric));
+        t.push("value", Column::F64(self.value));
+        t
+    }
+
+    /// An empty table with the long-format columns.
+    pub fn empty_table() -> Table {
+        TimeSeries::new(1).into_table()
+    }
+}

@@ -1,0 +1,69 @@
+//! One direction of a duplex point-to-point link: a queue, a transmitter of fixed rate,
+//! and a propagation delay.
+//!
+//! A packet leaves the queue when the transmitter is free, occupies it for
+//! size · 8 / rate, then travels `delay` to the far end (ns-2 `LinkDelay`: the queue
+//! resumes after the transmission time, the packet arrives after transmission + delay).
+//! Packets in flight leave in order, so a link keeps them in its own FIFO and has at most
+//! one pending arrival event. The link keeps the queue's counters, so every discipline is
+//! measured the same way.
+
+use crate::engine::{Dur, PacketId, SimTime};
+use crate::queue::QueueDiscipline;
+use std::collections::VecDeque;
+
+/// Counters of a link direction and its queue.
+#[derive(Debug, Clone, Default)]
+pub struct LinkStats {
+    /// Packets offered to the queue.
+    pub arrivals: u64,
+    /// Packets that left the queue for the transmitter.
+    pub departures: u64,
+    pub early_drops: u64,
+    pub overflow_drops: u64,
+    pub marks: u64,
+    /// ∫ waiting packets dt, in packet·picoseconds.
+    pub length_area: f64,
+    pub last_change: SimTime,
+    pub max_length: usize,
+    /// Sum of queueing delays of departed packets, seconds.
+    pub sojourn_sum: f64,
+    pub bytes_sent: u64,
+    /// Transmitter busy time, picoseconds (clipped at the end of the run).
+    pub busy_time: Dur,
+}
+
+pub struct LinkDirection {
+    pub from: usize,
+    pub to: usize,
+    pub rate_bps: u64,
+    pub delay: Dur,
+    pub queue: Box<dyn QueueDiscipline>,
+    /// Packet being serialized, if any.
+    pub transmitting: Option<PacketId>,
+    /// Packets propagating, with their arrival times (non-decreasing).
+    pub in_flight: VecDeque<(SimTime, PacketId)>,
+    pub stats: LinkStats,
+}
+
+impl LinkDirection {
+    pub fn new(from: usize, to: usize, rate_bps: u64, delay: Dur, queue: Box<dyn QueueDiscipline>) -> Self {
+        LinkDirection {
+            from,
+            to,
+            rate_bps,
+            delay,
+            queue,
+            transmitting: None,
+            in_flight: VecDeque::new(),
+            stats: LinkStats::default(),
+        }
+    }
+
+    /// Accumulates the queue-length integral up to `now`; call before the length changes.
+    pub fn account_length(&mut self, now: SimTime) {
+        let s = &mut self.stats;
+        s.length_area += self.queue.len_packets() as f64 * (now - s.last_change) as f64;
+        s.last_change = now;
+    }
+}

@@ -1,0 +1,537 @@
+//! RED — Random Early Detection, with ns-2.35 `Queue/RED` semantics.
+//!
+//! Floyd & Jacobson, "Random Early Detection Gateways for Congestion Avoidance",
+//! IEEE/ACM ToN 1(4):397–413, 1993, doi:10.1109/90.251892; gentle mode: Floyd, "Recommendation
+//! on using the gentle variant of RED", 2000. Reference document 000 §1.4 (the thesis's RED
+//! rules) and its notes on ns-2 defaults.
+//!
+//! On every arrival (ns-2 `REDQueue::enque`):
+//!   1. if the queue was idle, m = ⌊ptc · idle_time⌋ with ptc = rate / (8 · mean_packet_size)
+//!      (packets the link could have sent), and avg ← avg · (1 − w)^m         (idle correction)
+//!   2. avg ← (1 − w) · avg + w · q, q = waiting packets (bytes in byte mode) before the arrival
+//!   3. count ← count + 1
+//!   4. if avg ≥ min_th and q > 1:
+//!        - without `use_mark_p`, avg ≥ max_th (gentle: ≥ 2·max_th) drops the arrival (forced);
+//!        - else if avg just crossed min_th (old = false): count ← 1, old ← true;
+//!        - else early drop with probability p_a:
+//!            p_b = max_p · (avg − min_th)/(max_th − min_th)                 for avg < max_th
+//!            p_b = max_p + (1 − max_p)(avg − max_th)/max_th  (gentle)     for max_th ≤ avg < 2·max_th
+//!            p_b = 1                                (not gentle)          for avg ≥ max_th
+//!            wait:    p_a = 0 if count·p_b < 1; p_b/(2 − count·p_b) if < 2; else 1
+//!            no wait: p_a = p_b/(1 − count·p_b) if count·p_b < 1; else 1   (Floyd93 eq. for p_a)
+//!            byte mode (`bytes`): count is bytes/mean_packet_size and p_a ← p_a · size/mean_packet_size
+//!          A drop resets count to 0. With `ecn`, an ECN-capable packet is marked instead
+//!          of dropped (with `use_mark_p`, only while p_b < mark_p).
+//!      otherwise old ← false.
+//!   5. if q ≥ limit the arrival is dropped (overflow) and count ← 0.
+//! When the link finds the queue empty on dequeue, the idle period starts.
+//!
+//! Parameters (defaults): limit 50 p; min_th 5, max_th 15 (packets); weight 0.002;
+//! max_p 0.1 (ns-2 linterm 10); gentle true; wait true; mean_packet_size 500 B;
+//! queue_in_bytes false; bytes false; ecn false; use_mark_p true; mark_p 0.1.
+//!
+//! Choices and deviations:
+//! - Defaults are ns-2's except `weight` (ns-2.35: automatic, −1) and `queue_in_bytes` /
+//!   `bytes` (ns-2.35: true; ns-2.27, which the reference documents ran: false).
+//! - Drops decided by the average (forced or early) are counted as early drops; only a
+//!   full buffer counts as overflow. ns-2 calls the average-forced drops "forced".
+//! - ns-2's `cautious_`, `adaptive_`, `drop_front_`/random victim and automatic
+//!   thresholds/weight are not implemented.
+
+use super::{Arrival, DropReason, Fifo, Limit, QueueDiscipline, Verdict};
+use crate::engine::{time, PacketId, RandomStream, SimTime};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RedParams {
+    /// Buffer limit; default 50 packets. In byte mode a packet limit is
+    /// `limit · mean_packet_size` bytes (ns-2).
+    pub limit: Limit,
+    /// min_th, in packets (ns-2 `thresh_`); default 5.
+    pub min_th: f64,
+    /// max_th, in packets (ns-2 `maxthresh_`); default 15.
+    pub max_th: f64,
+    /// EWMA weight w_q (ns-2 `q_weight_`); default 0.002 (Floyd93).
+    pub weight: f64,
+    /// max_p (ns-2 1/`linterm_`); default 0.1.
+    pub max_p: f64,
+    /// Gentle RED (ns-2 `gentle_`); default true.
+    pub gentle: bool,
+    /// Spread drops uniformly (ns-2 `wait_`); default true.
+    pub wait: bool,
+    /// Mean packet size in bytes (ns-2 `mean_pktsize_`); default 500.
+    pub mean_packet_size: u32,
+    /// Queue and thresholds in bytes (ns-2 `queue_in_bytes_`); default false.
+    pub queue_in_bytes: bool,
+    /// Byte-mode drop probability (ns-2 `bytes_`); default false.
+    pub bytes: bool,
+    /// Mark ECN-capable packets instead of dropping (ns-2 `setbit_`); default false.
+    pub ecn: bool,
+    /// ns-2 `use_mark_p_`: no forced drop by the average; mark only while p_b < mark_p.
+    /// Default true (ns-2.35).
+    pub use_mark_p: bool,
+    /// ns-2 `mark_p_`; default 0.1.
+    pub mark_p: f64,
+}
+
+impl Default for RedParams {
+    fn default() -> Self {
+        RedParams {
+            limit: Limit::Packets(50),
+            min_th: 5.0,
+            max_th: 15.0,
+            weight: 0.002,
+            max_p: 0.1,
+            gentle: true,
+            wait: true,
+            mean_packet_size: 500,
+            queue_in_bytes: false,
+            bytes: false,
+            ecn: false,
+            use_mark_p: true,
+            mark_p: 0.1,
+        }
+    }
+}
+
+impl RedParams {
+    /// The limit in bytes as ns-2 computes it in byte mode.
+    pub fn limit_bytes(&self) -> u64 {
+        match self.limit {
+            Limit::Packets(n) => n * self.mean_packet_size as u64,
+            Limit::Bytes(b) => b,
+        }
+    }
+
+    /// The limit in packets for packet mode.
+    pub fn limit_packets(&self) -> u64 {
+        match self.limit {
+            Limit::Packets(n) => n,
+            Limit::Bytes(b) => b / self.mean_packet_size as u64,
+        }
+    }
+
+    /// Checks the documented constraints; the message says what was expected.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.min_th >= 0.0) {
+            return Err("min_th ≥ 0".into());
+        }
+        if !(self.max_th > self.min_th) {
+            return Err(format!("max_th greater than min_th ({})", self.min_th));
+        }
+        if !(self.weight > 0.0 && self.weight <= 1.0) {
+            return Err("weight in (0, 1]".into());
+        }
+        if !(self.max_p > 0.0 && self.max_p <= 1.0) {
+            return Err("max_p in (0, 1]".into());
+        }
+        if !(self.mark_p > 0.0 && self.mark_p <= 1.0) {
+            return Err("mark_p in (0, 1]".into());
+        }
+        if self.mean_packet_size == 0 {
+            return Err("mean_packet_size > 0".into());
+        }
+        Ok(())
+    }
+}
+
+/// RED's variable state (ns-2 `edv_`).
+#[derive(Debug, Clone, Default)]
+struct RedVars {
+    /// Average queue, packets (bytes in byte mode).
+    avg: f64,
+    /// Arrivals since the last early drop (ns-2 `count`).
+    count: u64,
+    count_bytes: u64,
+    /// avg was above min_th at the previous arrival (ns-2 `old`).
+    old: bool,
+    idle: bool,
+    idle_since: SimTime,
+}
+
+#[derive(Debug)]
+pub struct Red {
+    params: RedParams,
+    /// Thresholds in the queue's unit (packets, or bytes in byte mode).
+    min_th: f64,
+    max_th: f64,
+    /// Packets per second the link can send at mean_packet_size (ns-2 `ptc`).
+    packets_per_second: f64,
+    vars: RedVars,
+    fifo: Fifo,
+    random: RandomStream,
+}
+
+impl Red {
+    pub fn new(params: RedParams, rate_bps: u64, random: RandomStream) -> Self {
+        let scale = if params.queue_in_bytes { params.mean_packet_size as f64 } else { 1.0 };
+        Red {
+            min_th: params.min_th * scale,
+            max_th: params.max_th * scale,
+            packets_per_second: rate_bps as f64 / (8.0 * params.mean_packet_size as f64),
+            vars: RedVars { idle: true, ..RedVars::default() },
+            fifo: Fifo::default(),
+            random,
+            params,
+        }
+    }
+
+    fn queue_length(&self) -> f64 {
+        if self.params.queue_in_bytes {
+            self.fifo.bytes() as f64
+        } else {
+            self.fifo.len() as f64
+        }
+    }
+
+    fn limit(&self) -> f64 {
+        if self.params.queue_in_bytes {
+            self.params.limit_bytes() as f64
+        } else {
+            self.params.limit_packets() as f64
+        }
+    }
+
+    /// Step 1–2: idle correction and EWMA (ns-2 `REDQueue::estimator` with m + 1).
+    fn update_average(&mut self, now: SimTime) {
+        let mut idle_slots = 0.0;
+        if self.vars.idle {
+            self.vars.idle = false;
+            let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
+            idle_slots = (self.packets_per_second * idle_time).floor();
+        }
+        let w = self.params.weight;
+        let decayed = self.vars.avg * (1.0 - w).powf(idle_slots);
+        self.vars.avg = (1.0 - w) * decayed + w * self.queue_length();
+    }
+
+    /// p_b of the header (ns-2 `calculate_p_new`).
+    pub fn base_probability(&self, avg: f64) -> f64 {
+        let p = &self.params;
+        let p_b = if avg >= self.max_th {
+            if p.gentle {
+                // p_b = c·avg + d with c = (1 − max_p)/max_th, d = 2·max_p − 1.
+                (1.0 - p.max_p) / self.max_th * avg + (2.0 * p.max_p - 1.0)
+            } else {
+                1.0
+            }
+        } else {
+            p.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
+        };
+        p_b.min(1.0)
+    }
+
+    /// p_a of the header (ns-2 `modify_p`), for a packet of `size` bytes.
+    pub fn drop_probability(&self, p_b: f64, size: u32) -> f64 {
+        let p = &self.params;
+        let count = if p.bytes {
+            (self.vars.count_bytes / p.mean_packet_size as u64) as f64
+        } else {
+            self.vars.count as f64
+        };
+        let mut p_a = if p.wait {
+            if count * p_b < 1.0 {
+                0.0
+            } else if count * p_b < 2.0 {
+                p_b / (2.0 - count * p_b)
+            } else {
+                1.0
+            }
+        } else if count * p_b < 1.0 {
+            p_b / (1.0 - count * p_b)
+        } else {
+            1.0
+        };
+        if p.bytes && p_a < 1.0 {
+            p_a = p_a * size as f64 / p.mean_packet_size as f64;
+        }
+        p_a.min(1.0)
+    }
+
+    /// Step 4's random test (ns-2 `drop_early`): `Some(verdict)` if the packet is hit.
+    fn early_verdict(&mut self, arrival: &Arrival) -> Option<Verdict> {
+        let p_b = self.base_probability(self.vars.avg);
+        let p_a = self.drop_probability(p_b, arrival.size);
+        if self.random.uniform() > p_a {
+            return None;
+        }
+        self.vars.count = 0;
+        self.vars.count_bytes = 0;
+        let p = &self.params;
+        if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
+            Some(Verdict::Marked)
+        } else {
+            Some(Verdict::Dropped(DropReason::Early))
+        }
+    }
+}
+
+impl QueueDiscipline for Red {
+    fn kind(&self) -> &'static str {
+        "red"
+    }
+
+    fn enqueue(&mut self, arrival: Arrival, now: SimTime) -> Verdict {
+        self.update_average(now);
+        self.vars.count += 1;
+        self.vars.count_bytes += arrival.size as u64;
+
+        let q = self.queue_length();
+        let avg = self.vars.avg;
+        let p = &self.params;
+        let mut verdict = Verdict::Queued;
+        if avg >= self.min_th && q > 1.0 {
+            let forced_by_average = if p.gentle { avg >= 2.0 * self.max_th } else { avg >= self.max_th };
+            if !p.use_mark_p && forced_by_average {
+                verdict = Verdict::Dropped(DropReason::Early);
+                self.vars.count = 0;
+                self.vars.count_bytes = 0;
+            } else if !self.vars.old {
+                // avg just crossed min_th (ns-2 sets count to 1 here).
+                self.vars.count = 1;
+                self.vars.count_bytes = arrival.size as u64;
+                self.vars.old = true;
+            } else if let Some(v) = self.early_verdict(&arrival) {
+                verdict = v;
+            }
+        } else {
+            self.vars.old = false;
+        }
+        if q >= self.limit() {
+            self.vars.count = 0;
+            self.vars.count_bytes = 0;
+            return Verdict::Dropped(DropReason::Overflow);
+        }
+        if !matches!(verdict, Verdict::Dropped(_)) {
+            self.fifo.push(arrival.id, arrival.size);
+        }
+        verdict
+    }
+
+    fn dequeue(&mut self, now: SimTime) -> Option<PacketId> {
+        let next = self.fifo.pop();
+        if next.is_some() {
+            self.vars.idle = false;
+        } else {
+            self.vars.idle = true;
+            self.vars.idle_since = now;
+        }
+        next
+    }
+
+    fn len_packets(&self) -> usize {
+        self.fifo.len()
+    }
+
+    fn len_bytes(&self) -> u64 {
+        self.fifo.bytes()
+    }
+
+    fn average(&self) -> Option<f64> {
+        Some(if self.params.queue_in_bytes {
+            self.vars.avg / self.params.mean_packet_size as f64
+        } else {
+            self.vars.avg
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::time::PS_PER_MS;
+
+    fn red(params: RedParams) -> Red {
+        Red::new(params, 10_000_000, RandomStream::new(1, "test"))
+    }
+
+    fn arrival(id: u32) -> Arrival {
+        Arrival { id, size: 1000, ect: false }
+    }
+
+    fn with_count(mut r: Red, count: u64) -> Red {
+        r.vars.count = count;
+        r
+    }
+
+    // ---- p_b (ns-2 calculate_p_new), min_th 5, max_th 15, max_p 0.1 ----
+
+    #[test]
+    fn p_b_is_linear_between_thresholds() {
+        let r = red(RedParams::default());
+        // 0.1 · (10 − 5)/(15 − 5) = 0.05
+        assert!((r.base_probability(10.0) - 0.05).abs() < 1e-12);
+        assert!((r.base_probability(5.0) - 0.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn gentle_p_b_rises_from_max_p_to_one_between_max_th_and_twice() {
+        let r = red(RedParams::default());
+        // c = 0.9/15 = 0.06, d = −0.8: at 15 → 0.1, at 22.5 → 0.55, at 30 → 1.0
+        assert!((r.base_probability(15.0) - 0.1).abs() < 1e-12);
+        assert!((r.base_probability(22.5) - 0.55).abs() < 1e-12);
+        assert!((r.base_probability(30.0) - 1.0).abs() < 1e-12);
+        assert_eq!(r.base_probability(40.0), 1.0);
+    }
+
+    #[test]
+    fn non_gentle_p_b_jumps_to_one_at_max_th() {
+        let r = red(RedParams { gentle: false, ..RedParams::default() });
+        assert_eq!(r.base_probability(15.0), 1.0);
+        assert!((r.base_probability(14.0) - 0.09).abs() < 1e-12);
+    }
+
+    // ---- p_a with count (ns-2 modify_p) ----
+
+    #[test]
+    fn wait_gives_zero_until_count_times_p_b_reaches_one() {
+        // p_b = 0.05: count 19 → 0.95 < 1 → 0; count 20 → 1.0 → 0.05/(2 − 1) = 0.05;
+        // count 30 → 1.5 → 0.05/0.5 = 0.1; count 40 → 2.0 → 1.
+        let p = RedParams::default();
+        assert_eq!(with_count(red(p.clone()), 19).drop_probability(0.05, 1000), 0.0);
+        assert!((with_count(red(p.clone()), 20).drop_probability(0.05, 1000) - 0.05).abs() < 1e-12);
+        assert!((with_count(red(p.clone()), 30).drop_probability(0.05, 1000) - 0.1).abs() < 1e-12);
+        assert_eq!(with_count(red(p), 40).drop_probability(0.05, 1000), 1.0);
+    }
+
+    #[test]
+    fn no_wait_is_floyd93_p_b_over_one_minus_count_p_b() {
+        // p_b = 0.05: count 0 → 0.05; count 10 → 0.05/0.5 = 0.1; count 20 → 1.
+        let p = RedParams { wait: false, ..RedParams::default() };
+        assert!((with_count(red(p.clone()), 0).drop_probability(0.05, 1000) - 0.05).abs() < 1e-12);
+        assert!((with_count(red(p.clone()), 10).drop_probability(0.05, 1000) - 0.1).abs() < 1e-12);
+        assert_eq!(with_count(red(p), 20).drop_probability(0.05, 1000), 1.0);
+    }
+
+    #[test]
+    fn byte_mode_scales_p_a_by_packet_size() {
+        // bytes: count = count_bytes / 500 = 10 → no wait: 0.05/0.5 = 0.1, × 1000/500 = 0.2
+        let p = RedParams { wait: false, bytes: true, ..RedParams::default() };
+        let mut r = red(p);
+        r.vars.count_bytes = 5000;
+        assert!((r.drop_probability(0.05, 1000) - 0.2).abs() < 1e-12);
+    }
+
+    // ---- EWMA and idle correction ----
+
+    #[test]
+    fn ewma_uses_queue_length_before_the_arrival() {
+        let mut r = red(RedParams { weight: 0.5, ..RedParams::default() });
+        r.vars.idle = false;
+        r.enqueue(arrival(0), 0); // q = 0 → avg 0
+        assert_eq!(r.vars.avg, 0.0);
+        r.enqueue(arrival(1), 0); // q = 1 → 0.5
+        r.enqueue(arrival(2), 0); // q = 2 → 0.25 + 1 = 1.25
+        assert!((r.vars.avg - 1.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn idle_time_decays_the_average_by_packets_the_link_could_send() {
+        // 10 Mb/s, mean 500 B → ptc = 2500 pkt/s; 4 ms idle → m = 10.
+        // avg 8 → 8·(1 − 0.1)^10 = 2.7894... then one EWMA step with q = 0 → ×0.9.
+        let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
+        r.vars.avg = 8.0;
+        r.vars.idle = false;
+        assert_eq!(r.dequeue(1 * PS_PER_MS), None); // empty: idle from 1 ms
+        r.enqueue(arrival(0), 5 * PS_PER_MS);
+        let expected = 8.0 * 0.9f64.powi(10) * 0.9;
+        assert!((r.vars.avg - expected).abs() < 1e-12, "{} vs {}", r.vars.avg, expected);
+    }
+
+    #[test]
+    fn busy_queue_gets_no_idle_correction() {
+        let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
+        r.vars.avg = 8.0;
+        r.vars.idle = false;
+        r.enqueue(arrival(0), 5 * PS_PER_MS);
+        assert!((r.vars.avg - 8.0 * 0.9).abs() < 1e-12);
+    }
+
+    // ---- count and verdicts ----
+
+    #[test]
+    fn crossing_min_th_sets_count_to_one_without_dropping() {
+        let mut r = red(RedParams::default());
+        r.vars.idle = false;
+        for i in 0..3 {
+            r.enqueue(arrival(i), 0);
+        }
+        r.vars.avg = 6.0; // above min_th; the next arrival sees q = 3 > 1
+        assert_eq!(r.enqueue(arrival(3), 0), Verdict::Queued);
+        assert!(r.vars.old);
+        assert_eq!(r.vars.count, 1);
+    }
+
+    #[test]
+    fn average_below_min_th_never_drops_and_clears_old() {
+        let mut r = red(RedParams::default());
+        r.vars.old = true;
+        for i in 0..40 {
+            assert_eq!(r.enqueue(arrival(i), 0), Verdict::Queued);
+        }
+        assert!(!r.vars.old);
+    }
+
+    #[test]
+    fn full_buffer_drops_as_overflow_and_resets_count() {
+        // Packet mode limit 5: an arrival finding 5 waiting is dropped (ns-2 qlen >= qlim).
+        let mut r = red(RedParams { limit: Limit::Packets(5), min_th: 100.0, max_th: 200.0, ..RedParams::default() });
+        for i in 0..5 {
+            assert_eq!(r.enqueue(arrival(i), 0), Verdict::Queued);
+        }
+        assert_eq!(r.enqueue(arrival(5), 0), Verdict::Dropped(DropReason::Overflow));
+        assert_eq!(r.vars.count, 0);
+        assert_eq!(r.len_packets(), 5);
+    }
+
+    #[test]
+    fn without_use_mark_p_average_above_twice_max_th_forces_a_drop() {
+        let mut r = red(RedParams { use_mark_p: false, ..RedParams::default() });
+        for i in 0..3 {
+            r.enqueue(arrival(i), 0);
+        }
+        r.vars.avg = 40.0;
+        r.vars.old = true;
+        assert_eq!(r.enqueue(arrival(9), 0), Verdict::Dropped(DropReason::Early));
+    }
+
+    #[test]
+    fn ecn_marks_ect_packets_instead_of_dropping() {
+        let mut r = red(RedParams { ecn: true, wait: false, ..RedParams::default() });
+        for i in 0..3 {
+            r.enqueue(arrival(i), 0);
+        }
+        // avg near max_th keeps p_b < mark_p; a high count makes p_a = 1.
+        r.vars.avg = 14.0 / (1.0 - r.params.weight);
+        r.vars.old = true;
+        r.vars.count = 1000;
+        let ect = Arrival { id: 7, size: 1000, ect: true };
+        assert_eq!(r.enqueue(ect, 0), Verdict::Marked);
+        r.vars.count = 1000;
+        assert_eq!(r.enqueue(arrival(8), 0), Verdict::Dropped(DropReason::Early));
+    }
+
+    #[test]
+    fn higher_max_p_gives_at_least_as_many_early_drops() {
+        fn early_drops(max_p: f64) -> usize {
+            let mut r = red(RedParams { max_p, limit: Limit::Packets(1000), ..RedParams::default() });
+            let mut drops = 0;
+            let mut id = 0;
+            // Hold the queue near 10 packets: 11 arrivals per 10 departures.
+            for round in 0..2000 {
+                for _ in 0..11 {
+                    if let Verdict::Dropped(DropReason::Early) = r.enqueue(arrival(id), round) {
+                        drops += 1;
+                    }
+                    id += 1;
+                }
+                while r.len_packets() > 10 {
+                    r.dequeue(round);
+                }
+            }
+            drops
+        }
+        let low = early_drops(0.02);
+        let high = early_drops(0.2);
+        assert!(high >= low && high > 0, "max_p 0.2 gave {high}, 0.02 gave {low}");
+    }
+}

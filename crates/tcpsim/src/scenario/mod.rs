@@ -1,0 +1,147 @@
+//! Scenario files: TOML in, a validated [`Scenario`] out.
+//!
+//! The format is documented key by key in `docs/scenario.md`. Every error names the file,
+//! line, key and what was expected; `tcpsim-run` exits with status 2 on any of them.
+
+mod parse;
+pub mod reader;
+pub mod units;
+
+use crate::app::CbrParams;
+use crate::engine::{Dur, SimTime};
+use crate::queue::QueueParams;
+use crate::tcp::TcpParams;
+use std::fmt;
+use std::path::Path;
+
+/// A scenario problem, located in its file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioError {
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// Full key path, e.g. "link[2].rate".
+    pub key: String,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line}")?;
+        }
+        if !self.key.is_empty() {
+            write!(f, ", key '{}'", self.key)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// A duplex point-to-point link between nodes `a` and `b` (indices into `nodes`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkSpec {
+    pub a: usize,
+    pub b: usize,
+    /// Bits per second, each direction.
+    pub rate_bps: u64,
+    pub delay: Dur,
+    /// Queue of the a → b direction.
+    pub queue_ab: QueueParams,
+    /// Queue of the b → a direction.
+    pub queue_ba: QueueParams,
+    pub line: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FlowKind {
+    Tcp(TcpParams),
+    Cbr(CbrParams),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlowSpec {
+    pub name: String,
+    pub from: usize,
+    pub to: usize,
+    pub start: SimTime,
+    /// When the application stops sending; `None` = end of run.
+    pub stop: Option<SimTime>,
+    pub kind: FlowKind,
+    /// Where the flow was declared (for errors found while building, e.g. no route).
+    pub line: Option<usize>,
+    pub key: String,
+}
+
+/// Which entities a monitor samples.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Selection {
+    All,
+    Named(Vec<String>),
+}
+
+impl Selection {
+    pub fn includes(&self, name: &str) -> bool {
+        match self {
+            Selection::All => true,
+            Selection::Named(names) => names.iter().any(|n| n == name),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonitorSpec {
+    /// Sampling interval of the time series; `None` = no time series.
+    pub interval: Option<Dur>,
+    pub flows: Selection,
+    pub queues: Selection,
+}
+
+/// A validated scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub file: String,
+    pub duration: SimTime,
+    pub seed: u64,
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkSpec>,
+    pub flows: Vec<FlowSpec>,
+    pub monitor: MonitorSpec,
+}
+
+impl Scenario {
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n == name)
+    }
+
+    /// The name of a link direction's queue, "from->to".
+    pub fn queue_name(&self, from: usize, to: usize) -> String {
+        format!("{}->{}", self.nodes[from], self.nodes[to])
+    }
+
+    /// An error located at flow `i`'s declaration.
+    pub fn flow_error(&self, i: usize, message: impl Into<String>) -> ScenarioError {
+        let f = &self.flows[i];
+        ScenarioError { file: self.file.clone(), line: f.line, key: f.key.clone(), message: message.into() }
+    }
+}
+
+/// Parses and validates scenario text; `file_name` is used in error messages.
+pub fn load_str(text: &str, file_name: &str) -> Result<Scenario, ScenarioError> {
+    parse::parse(text, file_name)
+}
+
+/// Reads, parses and validates a scenario file.
+pub fn load_file(path: &Path) -> Result<Scenario, ScenarioError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+        file: file.clone(),
+        line: None,
+        key: String::new(),
+        message: format!("cannot read the scenario file: {e}"),
+    })?;
+    load_str(&text, &file)
+}

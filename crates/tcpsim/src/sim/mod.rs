@@ -1,0 +1,400 @@
+//! The simulation: builds the network and agents of a scenario, runs the event loop and
+//! hands the counters to the report.
+//!
+//! Single-threaded and deterministic: the same scenario and seed give the same results.
+
+mod build;
+mod report;
+
+use crate::app::CbrSource;
+use crate::engine::packet::{FLAG_CE, FLAG_ECT};
+use crate::engine::time::{self, SimTime};
+use crate::engine::{EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
+use crate::monitor::TimeSeries;
+use crate::net::LinkDirection;
+use crate::queue::{Arrival, DropReason, Verdict};
+use crate::results::RunResults;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::tcp::receiver::AckAction;
+use crate::tcp::{TcpReceiver, TcpSender};
+
+/// Progress reports per run.
+const PROGRESS_STEPS: u64 = 100;
+
+pub(crate) enum Endpoints {
+    Tcp {
+        sender: Box<TcpSender>,
+        receiver: TcpReceiver,
+        /// Generation of the live retransmission-timer event (older ones are stale).
+        rtx_generation: u32,
+        /// Time of the pending retransmission-timer event, if any.
+        rtx_event_at: Option<SimTime>,
+        delack_generation: u32,
+    },
+    Cbr {
+        source: CbrSource,
+        packets_received: u64,
+    },
+}
+
+pub(crate) struct Flow {
+    pub data_route: u32,
+    pub ack_route: u32,
+    /// Data packet size on the wire, and payload, bytes.
+    pub data_size: u32,
+    pub payload: u32,
+    pub ack_size: u32,
+    /// TCP opens with a header-only SYN as packet 0.
+    pub syn: bool,
+    pub header_size: u32,
+    pub endpoints: Endpoints,
+    /// Data packets of this flow dropped in the network.
+    pub drops: u64,
+    /// Data bytes (on the wire) that reached the receiver, duplicates included.
+    pub received_bytes: u64,
+    /// Payload bytes delivered in order since the last sample.
+    pub delivered_since_sample: u64,
+}
+
+pub struct Simulation<'s> {
+    scenario: &'s Scenario,
+    sched: Scheduler,
+    packets: PacketArena,
+    pub(crate) links: Vec<LinkDirection>,
+    routes: Vec<Vec<u32>>,
+    pub(crate) flows: Vec<Flow>,
+    series: Option<TimeSeries>,
+}
+
+impl<'s> Simulation<'s> {
+    /// Builds every component of the scenario; fails if a destination is unreachable.
+    pub fn new(scenario: &'s Scenario) -> Result<Self, ScenarioError> {
+        build::build(scenario)
+    }
+
+    /// Runs to the scenario's duration and reports.
+    pub fn run(mut self, progress: &mut dyn FnMut(f64)) -> RunResults {
+        let wall = std::time::Instant::now();
+        let end = self.scenario.duration;
+        for (i, f) in self.scenario.flows.iter().enumerate() {
+            if f.start <= end {
+                self.sched.schedule(f.start, EventKind::FlowStart { flow: i as u32 });
+            }
+            if let Some(stop) = f.stop.filter(|&s| s <= end) {
+                self.sched.schedule(stop, EventKind::FlowStop { flow: i as u32 });
+            }
+        }
+        if self.series.is_some() {
+            self.sched.schedule(0, EventKind::Sample);
+        }
+        self.sched.schedule(end / PROGRESS_STEPS, EventKind::Progress);
+
+        while let Some(ev) = self.sched.pop_until(end) {
+            match ev.kind {
+                EventKind::TransmitDone { link } => self.transmit_done(link),
+                EventKind::Arrive { link } => self.arrive(link),
+                EventKind::RetransmitTimer { flow, generation } => self.retransmit_timer(flow, generation),
+                EventKind::DelayedAckTimer { flow, generation } => self.delayed_ack_timer(flow, generation),
+                EventKind::FlowStart { flow } => self.flow_start(flow),
+                EventKind::FlowStop { flow } => self.flow_stop(flow),
+                EventKind::CbrSend { flow } => self.cbr_send(flow),
+                EventKind::Sample => self.sample(),
+                EventKind::Progress => {
+                    let now = self.sched.now();
+                    progress(time::to_secs(now) / time::to_secs(end).max(1e-30));
+                    let next = now + end / PROGRESS_STEPS;
+                    if end / PROGRESS_STEPS > 0 && next < end {
+                        self.sched.schedule(next, EventKind::Progress);
+                    }
+                }
+            }
+        }
+        self.sched.advance_to(end);
+        for l in &mut self.links {
+            l.account_length(end);
+        }
+        progress(1.0);
+        let wall_seconds = wall.elapsed().as_secs_f64();
+        report::report(&self, wall_seconds)
+    }
+
+    fn now(&self) -> SimTime {
+        self.sched.now()
+    }
+
+    // ---- links ----
+
+    /// Offers packet `id` to link direction `link`'s queue.
+    fn send_on_link(&mut self, link: u32, id: PacketId) {
+        let now = self.now();
+        let p = self.packets.get_mut(id);
+        p.enqueued_at = now;
+        let arrival = Arrival { id, size: p.size, ect: p.flags & FLAG_ECT != 0 };
+        let (flow, kind) = (p.flow, p.kind);
+        let l = &mut self.links[link as usize];
+        l.account_length(now);
+        l.stats.arrivals += 1;
+        match l.queue.enqueue(arrival, now) {
+            Verdict::Queued => {}
+            Verdict::Marked => {
+                l.stats.marks += 1;
+                self.packets.get_mut(id).flags |= FLAG_CE;
+            }
+            Verdict::Dropped(reason) => {
+                match reason {
+                    DropReason::Early => l.stats.early_drops += 1,
+                    DropReason::Overflow => l.stats.overflow_drops += 1,
+                }
+                if kind != PacketKind::Ack {
+                    self.flows[flow as usize].drops += 1;
+                }
+                self.packets.free(id);
+            }
+        }
+        let l = &mut self.links[link as usize];
+        l.stats.max_length = l.stats.max_length.max(l.queue.len_packets());
+        if l.transmitting.is_none() {
+            self.start_transmission(link);
+        }
+    }
+
+    /// The transmitter is free: take the next packet, as ns-2 does even if the queue is
+    /// empty (RED starts its idle period then).
+    fn start_transmission(&mut self, link: u32) {
+        let now = self.now();
+        let end = self.scenario.duration;
+        let l = &mut self.links[link as usize];
+        l.account_length(now);
+        let Some(id) = l.queue.dequeue(now) else { return };
+        let p = self.packets.get(id);
+        l.stats.departures += 1;
+        l.stats.sojourn_sum += time::to_secs(now - p.enqueued_at);
+        l.stats.bytes_sent += p.size as u64;
+        let done = now + time::transmission_time(p.size as u64, l.rate_bps);
+        l.stats.busy_time += done.min(end).saturating_sub(now);
+        l.transmitting = Some(id);
+        self.sched.schedule(done, EventKind::TransmitDone { link });
+    }
+
+    fn transmit_done(&mut self, link: u32) {
+        let now = self.now();
+        let l = &mut self.links[link as usize];
+        let id = l.transmitting.take().expect("a transmission was in progress");
+        let arrival = now + l.delay;
+        l.in_flight.push_back((arrival, id));
+        if l.in_flight.len() == 1 {
+            self.sched.schedule(arrival, EventKind::Arrive { link });
+        }
+        self.start_transmission(link);
+    }
+
+    fn arrive(&mut self, link: u32) {
+        let l = &mut self.links[link as usize];
+        let (_, id) = l.in_flight.pop_front().expect("an arrival was pending");
+        if let Some(&(next, _)) = l.in_flight.front() {
+            self.sched.schedule(next, EventKind::Arrive { link });
+        }
+        self.forward(id);
+    }
+
+    /// Moves a packet to its next hop, or delivers it at the end of its route.
+    fn forward(&mut self, id: PacketId) {
+        let p = self.packets.get_mut(id);
+        p.hop += 1;
+        let route = &self.routes[p.route as usize];
+        if (p.hop as usize) < route.len() {
+            let next = route[p.hop as usize];
+            self.send_on_link(next, id);
+        } else {
+            let packet = *p;
+            self.packets.free(id);
+            self.deliver(packet);
+        }
+    }
+
+    fn inject(&mut self, flow: u32, seq: i64, kind: PacketKind) {
+        let now = self.now();
+        let f = &self.flows[flow as usize];
+        let (size, route) = match kind {
+            PacketKind::Ack => (f.ack_size, f.ack_route),
+            PacketKind::Data if seq == 0 && f.syn => (f.header_size, f.data_route),
+            _ => (f.data_size, f.data_route),
+        };
+        let id = self.packets.alloc(Packet {
+            flow,
+            seq,
+            size,
+            kind,
+            flags: 0,
+            route,
+            hop: 0,
+            sent_at: now,
+            enqueued_at: now,
+        });
+        let first = self.routes[route as usize][0];
+        self.send_on_link(first, id);
+    }
+
+    // ---- endpoints ----
+
+    fn deliver(&mut self, p: Packet) {
+        let now = self.now();
+        let f = &mut self.flows[p.flow as usize];
+        let payload = f.payload as u64;
+        match (&mut f.endpoints, p.kind) {
+            (Endpoints::Tcp { sender, receiver, delack_generation, .. }, PacketKind::Data) => {
+                f.received_bytes += p.size as u64;
+                let syn_pending = f.syn && receiver.ack_number() < 0;
+                let (delivered, action) = receiver.on_data(p.seq);
+                // The SYN carries no payload.
+                let data_packets = delivered - (syn_pending && delivered > 0) as u64;
+                f.delivered_since_sample += data_packets * payload;
+                *delack_generation += 1;
+                match action {
+                    AckAction::SendNow(ack) => self.inject(p.flow, ack, PacketKind::Ack),
+                    AckAction::StartTimer => {
+                        let at = now + sender.state.params.delayed_ack_timeout;
+                        let generation = *delack_generation;
+                        self.sched.schedule(at, EventKind::DelayedAckTimer { flow: p.flow, generation });
+                    }
+                }
+            }
+            (Endpoints::Tcp { sender, .. }, PacketKind::Ack) => {
+                sender.on_ack(p.seq, now);
+                self.flush(p.flow);
+            }
+            (Endpoints::Cbr { packets_received, .. }, _) => {
+                *packets_received += 1;
+                f.received_bytes += p.size as u64;
+                f.delivered_since_sample += p.size as u64;
+            }
+            (Endpoints::Tcp { .. }, PacketKind::Datagram) => unreachable!("datagram on a TCP flow"),
+        }
+    }
+
+    /// Sends what the TCP sender queued and keeps its timer event in step.
+    fn flush(&mut self, flow: u32) {
+        let now = self.now();
+        let Endpoints::Tcp { sender, rtx_generation, rtx_event_at, .. } = &mut self.flows[flow as usize].endpoints else {
+            return;
+        };
+        let outbox = std::mem::take(&mut sender.state.outbox);
+        // Lazy timer: keep one heap event; if it is due before the deadline it re-arms.
+        if let Some(deadline) = sender.state.rtx_deadline {
+            if rtx_event_at.map_or(true, |t| t > deadline) {
+                *rtx_generation += 1;
+                *rtx_event_at = Some(deadline);
+                let generation = *rtx_generation;
+                self.sched.schedule(deadline.max(now), EventKind::RetransmitTimer { flow, generation });
+            }
+        }
+        for &seq in &outbox {
+            self.inject(flow, seq, PacketKind::Data);
+        }
+        if let Endpoints::Tcp { sender, .. } = &mut self.flows[flow as usize].endpoints {
+            let mut outbox = outbox;
+            outbox.clear();
+            sender.state.outbox = outbox;
+        }
+    }
+
+    fn retransmit_timer(&mut self, flow: u32, generation: u32) {
+        let now = self.now();
+        let Endpoints::Tcp { sender, rtx_generation, rtx_event_at, .. } = &mut self.flows[flow as usize].endpoints else {
+            return;
+        };
+        if generation != *rtx_generation {
+            return;
+        }
+        *rtx_event_at = None;
+        match sender.state.rtx_deadline {
+            None => {}
+            Some(deadline) if deadline > now => {
+                *rtx_generation += 1;
+                *rtx_event_at = Some(deadline);
+                let generation = *rtx_generation;
+                self.sched.schedule(deadline, EventKind::RetransmitTimer { flow, generation });
+            }
+            Some(_) => {
+                sender.state.rtx_deadline = None;
+                sender.on_timeout(now);
+                self.flush(flow);
+            }
+        }
+    }
+
+    fn delayed_ack_timer(&mut self, flow: u32, generation: u32) {
+        let Endpoints::Tcp { receiver, delack_generation, .. } = &mut self.flows[flow as usize].endpoints else {
+            return;
+        };
+        if generation != *delack_generation {
+            return;
+        }
+        if let Some(ack) = receiver.on_timer() {
+            self.inject(flow, ack, PacketKind::Ack);
+        }
+    }
+
+    fn flow_start(&mut self, flow: u32) {
+        let now = self.now();
+        match &mut self.flows[flow as usize].endpoints {
+            Endpoints::Tcp { sender, .. } => {
+                sender.start(now);
+                self.flush(flow);
+            }
+            Endpoints::Cbr { source, .. } => {
+                source.running = true;
+                self.cbr_send(flow);
+            }
+        }
+    }
+
+    fn flow_stop(&mut self, flow: u32) {
+        match &mut self.flows[flow as usize].endpoints {
+            Endpoints::Tcp { sender, .. } => sender.stop(),
+            Endpoints::Cbr { source, .. } => source.running = false,
+        }
+    }
+
+    fn cbr_send(&mut self, flow: u32) {
+        let now = self.now();
+        let Endpoints::Cbr { source, .. } = &mut self.flows[flow as usize].endpoints else { return };
+        if !source.running {
+            return;
+        }
+        let seq = source.next_packet();
+        let next = now + source.next_interval();
+        self.sched.schedule(next, EventKind::CbrSend { flow });
+        self.inject(flow, seq, PacketKind::Datagram);
+    }
+
+    // ---- monitoring ----
+
+    fn sample(&mut self) {
+        let now = self.now();
+        let Some(series) = self.series.as_mut() else { return };
+        let t = time::to_secs(now);
+        for &(i, entity) in &series.flow_entities.clone() {
+            let f = &mut self.flows[i];
+            if let Endpoints::Tcp { sender, .. } = &f.endpoints {
+                let s = &sender.state;
+                series.push(t, entity, "cwnd", s.window.cwnd);
+                series.push(t, entity, "ssthresh", s.window.ssthresh);
+                series.push(t, entity, "srtt_s", s.rtt.srtt());
+            }
+            series.push(t, entity, "delivered_bytes", f.delivered_since_sample as f64);
+            f.delivered_since_sample = 0;
+        }
+        for &(i, entity) in &series.queue_entities.clone() {
+            let l = &self.links[i];
+            series.push(t, entity, "queue_pkts", l.queue.len_packets() as f64);
+            if let Some(avg) = l.queue.average() {
+                series.push(t, entity, "red_avg_pkts", avg);
+            }
+        }
+        let next = now + series.interval;
+        if next <= self.scenario.duration {
+            self.sched.schedule(next, EventKind::Sample);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Turns the simulation's counters into result tables.
+
+use super::{Endpoints, Simulation};
+use crate::engine::time;
+use crate::monitor::TimeSeries;
+use crate::results::{Column, RunResults, Table};
+use crate::scenario::FlowKind;
+
+fn f64s(t: &mut Table, name: &str, v: Vec<f64>) {
+    t.push(name, Column::F64(v));
+}
+fn i64s(t: &mut Table, name: &str, v: Vec<i64>) {
+    t.push(name, Column::I64(v));
+}
+fn strs(t: &mut Table, name: &str, v: Vec<String>) {
+    t.push(name, Column::Str(v));
+}
+
+pub(super) fn report(sim: &Simulation, wall_seconds: f64) -> RunResults {
+    let sc = sim.scenario;
+    let end = sc.duration;
+    let mut flows = Table::new();
+    let n = sc.flows.len();
+    let mut cols: Vec<Vec<f64>> = vec![Vec::with_capacity(n); 9];
+    let mut ints: Vec<Vec<i64>> = vec![Vec::with_capacity(n); 9];
+    let mut names = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (spec, f) in sc.flows.iter().zip(&sim.flows) {
+        let stop = spec.stop.unwrap_or(end).min(end);
+        let active = time::to_secs(stop.saturating_sub(spec.start)).max(0.0);
+        let per_second = |bytes: f64| if active > 0.0 { bytes * 8.0 / active } else { 0.0 };
+        names.0.push(spec.name.clone());
+        names.2.push(sc.nodes[spec.from].clone());
+        names.3.push(sc.nodes[spec.to].clone());
+        let (sent, rtx, timeouts, fast_rtx, received, unique, rtt) = match &f.endpoints {
+            Endpoints::Tcp { sender, receiver, .. } => {
+                let s = &sender.state.stats;
+                names.1.push("tcp".to_string());
+                names.4.push(sender.recovery_name().to_string());
+                names.5.push(sender.cc_name().to_string());
+                // The SYN is not data: leave it out of the delivered count.
+                let syn = (f.syn && receiver.unique_packets > 0) as u64;
+                let rtt = if s.rtt_samples > 0 {
+                    (s.rtt_samples, s.rtt_sum / s.rtt_samples as f64, s.rtt_min, s.rtt_max)
+                } else {
+                    (0, f64::NAN, f64::NAN, f64::NAN)
+                };
+                (s.packets_sent, s.retransmits, s.timeouts, s.fast_retransmits, receiver.packets_received, receiver.unique_packets - syn, rtt)
+            }
+            Endpoints::Cbr { source, packets_received } => {
+                names.1.push("cbr".to_string());
+                names.4.push(String::new());
+                names.5.push(String::new());
+                (source.packets_sent, 0, 0, 0, *packets_received, *packets_received, (0, f64::NAN, f64::NAN, f64::NAN))
+            }
+        };
+        let goodput_bytes = unique * f.payload as u64;
+        let final_cwnd = match &f.endpoints {
+            Endpoints::Tcp { sender, .. } => sender.state.window.cwnd,
+            Endpoints::Cbr { .. } => f64::NAN,
+        };
+        let _ = matches!(spec.kind, FlowKind::Tcp(_));
+        for (col, v) in ints.iter_mut().zip([sent, rtx, timeouts, fast_rtx, received, unique, goodput_bytes, f.drops, rtt.0]) {
+            col.push(v as i64);
+        }
+        for (col, v) in cols.iter_mut().zip([
+            time::to_secs(spec.start),
+            time::to_secs(stop),
+            per_second(goodput_bytes as f64),
+            per_second(f.received_bytes as f64),
+            rtt.1,
+            rtt.2,
+            rtt.3,
+            final_cwnd,
+        ]) {
+            col.push(v);
+        }
+    }
+    let mut ints = ints.into_iter();
+    let mut cols = cols.into_iter();
+    let mut next_i = || ints.next().expect("column");
+    let mut next_f = || cols.next().expect("column");
+    strs(&mut flows, "name", names.0);
+    strs(&mut flows, "type", names.1);
+    strs(&mut flows, "from", names.2);
+    strs(&mut flows, "to", names.3);
+    strs(&mut flows, "recovery", names.4);
+    strs(&mut flows, "cc", names.5);
+    f64s(&mut flows, "start_s", next_f());
+    f64s(&mut flows, "stop_s", next_f());
+    i64s(&mut flows, "packets_sent", next_i());
+    i64s(&mut flows, "retransmits", next_i());
+    i64s(&mut flows, "timeouts", next_i());
+    i64s(&mut flows, "fast_retransmits", next_i());
+    i64s(&mut flows, "packets_received", next_i());
+    i64s(&mut flows, "unique_packets", next_i());
+    i64s(&mut flows, "goodput_bytes", next_i());
+    f64s(&mut flows, "goodput_bps", next_f());
+    f64s(&mut flows, "throughput_bps", next_f());
+    i64s(&mut flows, "drops", next_i());
+    i64s(&mut flows, "rtt_samples", next_i());
+    f64s(&mut flows, "rtt_mean_s", next_f());
+    f64s(&mut flows, "rtt_min_s", next_f());
+    f64s(&mut flows, "rtt_max_s", next_f());
+    f64s(&mut flows, "final_cwnd", next_f());
+
+    let duration_s = time::to_secs(end);
+    let mut queues = Table::new();
+    let mut links = Table::new();
+    let names: Vec<String> = sim.links.iter().map(|l| sc.queue_name(l.from, l.to)).collect();
+    let stat = |f: &dyn Fn(&crate::net::LinkDirection) -> i64| sim.links.iter().map(f).collect::<Vec<i64>>();
+    strs(&mut queues, "queue", names.clone());
+    strs(&mut queues, "kind", sim.links.iter().map(|l| l.queue.kind().to_string()).collect());
+    i64s(&mut queues, "arrivals", stat(&|l| l.stats.arrivals as i64));
+    i64s(&mut queues, "departures", stat(&|l| l.stats.departures as i64));
+    i64s(&mut queues, "early_drops", stat(&|l| l.stats.early_drops as i64));
+    i64s(&mut queues, "overflow_drops", stat(&|l| l.stats.overflow_drops as i64));
+    i64s(&mut queues, "marks", stat(&|l| l.stats.marks as i64));
+    f64s(&mut queues, "mean_length_pkts", sim.links.iter().map(|l| l.stats.length_area / end as f64).collect());
+    i64s(&mut queues, "max_length_pkts", stat(&|l| l.stats.max_length as i64));
+    f64s(
+        &mut queues,
+        "mean_sojourn_s",
+        sim.links.iter().map(|l| if l.stats.departures > 0 { l.stats.sojourn_sum / l.stats.departures as f64 } else { f64::NAN }).collect(),
+    );
+
+    strs(&mut links, "link", names);
+    i64s(&mut links, "rate_bps", stat(&|l| l.rate_bps as i64));
+    f64s(&mut links, "delay_s", sim.links.iter().map(|l| time::to_secs(l.delay)).collect());
+    i64s(&mut links, "packets_sent", stat(&|l| l.stats.departures as i64));
+    i64s(&mut links, "bytes_sent", stat(&|l| l.stats.bytes_sent as i64));
+    f64s(&mut links, "utilization", sim.links.iter().map(|l| l.stats.busy_time as f64 / end as f64).collect());
+
+    let timeseries = match &sim.series {
+        Some(s) => s.clone().into_table(),
+        None => TimeSeries::empty_table(),
+    };
+    let summary = serde_json::json!({
+        "tcpsim_version": env!("CARGO_PKG_VERSION"),
+        "scenario_file": sc.file,
+        "seed": sc.seed,
+        "duration_s": duration_s,
+        "nodes": sc.nodes.len(),
+        "link_directions": sim.links.len(),
+        "flows": sc.flows.len(),
+        "events": sim.sched.events_executed(),
+        "wall_seconds": wall_seconds,
+    });
+    RunResults { flows, queues, links, timeseries, summary }
+}

@@ -1,0 +1,85 @@
+//! Reno: fast retransmit and fast recovery with window inflation.
+//!
+//! Jacobson, "Modified TCP Congestion Avoidance Algorithm", end2end-interest, 1990;
+//! RFC 5681 §3.2; reference document 000 §1.1; ns-2.35 `Agent/TCP/Reno` (tcp-reno.cc).
+//!   3rd duplicate ACK: recover ← maxseq; ssthresh ← max(⌊window/2⌋, 2);
+//!                      cwnd ← ⌊window/2⌋; retransmit last_ack + 1; inflation ← 3
+//!   each further duplicate: inflation ← inflation + 1 (window = ⌊cwnd⌋ + inflation)
+//!   any ACK of new data: inflation ← 0 — recovery ends, even on a partial ACK
+//! A partial ACK therefore leaves the rest of the losses to new duplicate ACKs, which
+//! `bugFix_` ignores until `recover` is passed: several losses in one window usually end
+//! in a timeout, as in ns-2.
+//!
+//! Choices (ns-2): new data is sent only when there are no duplicate ACKs or at least
+//! dupack_threshold − 1 of them; limited transmit covers the first two.
+
+use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
+use crate::engine::SimTime;
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::sender::{CwndAction, CwndCut, TcpState};
+
+#[derive(Debug, Clone, Default)]
+pub struct Reno;
+
+/// Fast retransmit with halving and inflation (ns-2 `RenoTcpAgent::dupack_action`).
+/// `still_in_recovery` is Reno's `allow_fast_retransmit`: a repeated threshold inside
+/// the same recovery is honoured.
+pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime, still_in_recovery: bool) {
+    if !(fast_retransmit_allowed(s, true) || still_in_recovery) {
+        return;
+    }
+    s.recover = s.maxseq;
+    s.last_cwnd_action = CwndAction::Dupack;
+    s.stats.fast_retransmits += 1;
+    s.slowdown(cc, CwndCut::ToReduced);
+    s.reset_rtx_timer(true, false, now);
+    let first_unacked = s.last_ack + 1;
+    s.output(first_unacked, now);
+    s.dupwnd = s.params.dupack_threshold as i64;
+}
+
+/// Reno and NewReno inflate the window by one for each duplicate beyond the threshold.
+pub(crate) fn on_duplicate(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime, reno_refires: bool) {
+    match count_duplicate(s, now) {
+        DupAck::Threshold => {
+            let still_in_recovery = reno_refires && s.last_cwnd_action == CwndAction::Dupack;
+            fast_retransmit(s, cc, now, still_in_recovery);
+            s.dupwnd = s.params.dupack_threshold as i64;
+        }
+        DupAck::Beyond => s.dupwnd += 1,
+        DupAck::Below => {}
+    }
+}
+
+/// Reno and NewReno leave the window closed on the first dupack_threshold − 1 duplicates.
+pub(crate) fn may_send_new_data(s: &TcpState) -> bool {
+    s.dupacks == 0 || s.dupacks + 1 > s.params.dupack_threshold
+}
+
+impl LossRecovery for Reno {
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+
+    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: i64, now: SimTime) {
+        if ack > s.last_ack {
+            if s.last_cwnd_action == CwndAction::Dupack {
+                s.last_cwnd_action = CwndAction::Exited;
+            }
+            s.dupwnd = 0;
+            s.ack_new_data(cc, ack, now);
+        } else if ack == s.last_ack {
+            on_duplicate(s, cc, now, true);
+        }
+        if ack >= s.last_ack && may_send_new_data(s) {
+            s.send_much(now, 0);
+        }
+    }
+
+    fn on_timeout(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime) {
+        s.dupwnd = 0;
+        s.dupacks = 0;
+        s.recover = s.maxseq;
+        s.on_timeout(cc, now);
+    }
+}

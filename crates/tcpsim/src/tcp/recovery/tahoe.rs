@@ -1,0 +1,44 @@
+//! Tahoe: fast retransmit, then slow start from one packet (go-back-N).
+//!
+//! Jacobson, "Congestion Avoidance and Control", SIGCOMM 1988; ns-2.35 `Agent/TCP`
+//! (`TcpAgent::recv`, `dupack_action`). On the third duplicate ACK:
+//!   recover ← maxseq; ssthresh ← max(⌊window/2⌋, 2); cwnd ← 1;
+//!   resend from the first unacknowledged packet (t_seqno ← last_ack + 1).
+//! A timeout does the same and backs the timer off.
+//!
+//! Choices (ns-2): no second fast retransmit until an ACK passes `recover` (bugFix_).
+
+use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
+use crate::engine::SimTime;
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::sender::{CwndAction, CwndCut, TcpState};
+
+#[derive(Debug, Clone, Default)]
+pub struct Tahoe;
+
+impl LossRecovery for Tahoe {
+    fn name(&self) -> &'static str {
+        "tahoe"
+    }
+
+    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: i64, now: SimTime) {
+        if ack > s.last_ack {
+            s.ack_new_data(cc, ack, now);
+        } else if ack == s.last_ack && count_duplicate(s, now) == DupAck::Threshold {
+            if fast_retransmit_allowed(s, false) {
+                s.recover = s.maxseq;
+                s.last_cwnd_action = CwndAction::Dupack;
+                s.stats.fast_retransmits += 1;
+                s.slowdown(cc, CwndCut::ToOne);
+                s.reset_rtx_timer(false, false, now);
+            }
+        }
+        if ack >= s.last_ack {
+            s.send_much(now, 0);
+        }
+    }
+
+    fn on_timeout(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime) {
+        s.on_timeout(cc, now);
+    }
+}

@@ -1,0 +1,1 @@
+//! Scripted tests of the loss-recovery variants.
