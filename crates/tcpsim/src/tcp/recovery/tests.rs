@@ -1,1 +1,272 @@
-//! Scripted tests of the loss-recovery variants.
+//! Scripted tests of the loss-recovery variants, driven ACK by ACK.
+//!
+//! Common script: no SYN, initial window 8, ssthresh 5 (so the sender is in congestion
+//! avoidance), advertised window 100. The sender sends packets 0..7 at t = 0; ACKs 0 and
+//! 1 each add 1/cwnd and release one new packet (8, then 9):
+//!   cwnd = 8 + 1/8 = 8.125, then 8.125 + 1/8.125 = 8.248077 (W below).
+//! Packet 2 is lost; later packets bring duplicate ACKs for 1.
+
+use crate::engine::time::PS_PER_MS;
+use crate::tcp::recovery::RecoveryKind;
+use crate::tcp::sender::{CwndAction, TcpParams, TcpSender};
+
+const W: f64 = 8.125 + 1.0 / 8.125;
+
+fn ms(t: u64) -> u64 {
+    t * PS_PER_MS
+}
+
+fn sender(kind: RecoveryKind) -> TcpSender {
+    let params = TcpParams {
+        recovery: kind,
+        syn: false,
+        initial_window: 8.0,
+        initial_ssthresh: Some(5.0),
+        max_window: 100,
+        ..TcpParams::default()
+    };
+    let mut s = TcpSender::new(params, 0.0);
+    s.start(0);
+    assert_eq!(take(&mut s), (0..8).collect::<Vec<_>>());
+    s
+}
+
+/// Packets put on the wire since the last call.
+fn take(s: &mut TcpSender) -> Vec<i64> {
+    std::mem::take(&mut s.state.outbox)
+}
+
+#[track_caller]
+fn ack(s: &mut TcpSender, at_ms: u64, ack: i64, expect_sent: &[i64]) {
+    s.on_ack(ack, ms(at_ms));
+    assert_eq!(take(s), expect_sent, "packets sent after ACK {ack} at {at_ms} ms");
+}
+
+/// Packets 0..=1 ACKed, packet 2 lost: the state every test starts from.
+fn after_two_acks(kind: RecoveryKind) -> TcpSender {
+    let mut s = sender(kind);
+    ack(&mut s, 100, 0, &[8]);
+    ack(&mut s, 101, 1, &[9]);
+    assert!((s.state.window.cwnd - W).abs() < 1e-12);
+    s
+}
+
+// ---------------------------------------------------------------- limited transmit
+
+#[test]
+fn first_two_duplicates_each_send_one_new_packet() {
+    // RFC 3042 / ns-2 send_one: t_seqno ≤ last_ack + cwnd + dupacks → 10 ≤ 1 + 8.25 + 1.
+    let mut s = after_two_acks(RecoveryKind::Reno);
+    ack(&mut s, 102, 1, &[10]);
+    ack(&mut s, 103, 1, &[11]);
+}
+
+#[test]
+fn limited_transmit_can_be_turned_off() {
+    let params = TcpParams { syn: false, initial_window: 4.0, limited_transmit: false, ..TcpParams::default() };
+    let mut s = TcpSender::new(params, 0.0);
+    s.start(0);
+    take(&mut s);
+    ack(&mut s, 100, 0, &[4, 5]); // slow start: cwnd 4 → 5, two packets
+    ack(&mut s, 101, 0, &[]);
+    ack(&mut s, 102, 0, &[]);
+}
+
+// ---------------------------------------------------------------- Tahoe
+
+#[test]
+fn tahoe_third_duplicate_halves_ssthresh_and_restarts_from_one_packet() {
+    let mut s = after_two_acks(RecoveryKind::Tahoe);
+    ack(&mut s, 102, 1, &[10]);
+    ack(&mut s, 103, 1, &[11]);
+    // ssthresh = ⌊W/2⌋ = 4; cwnd = 1; go back to last_ack + 1 = 2.
+    ack(&mut s, 104, 1, &[2]);
+    assert_eq!(s.state.window.ssthresh, 4.0);
+    assert_eq!(s.state.window.cwnd, 1.0);
+    assert_eq!(s.state.recover, 11);
+    assert_eq!(s.state.stats.fast_retransmits, 1);
+    // The ACK of the retransmission (cumulative 11) opens the window in slow start: 1 → 2
+    // and go-back-N resends nothing already ACKed.
+    ack(&mut s, 300, 11, &[12, 13]);
+    assert_eq!(s.state.window.cwnd, 2.0);
+}
+
+// ---------------------------------------------------------------- Reno
+
+#[test]
+fn reno_third_duplicate_retransmits_halves_and_inflates() {
+    let mut s = after_two_acks(RecoveryKind::Reno);
+    ack(&mut s, 102, 1, &[10]);
+    ack(&mut s, 103, 1, &[11]);
+    ack(&mut s, 104, 1, &[2]);
+    let half = W / 2.0; // ns-2 precisionReduce_: cwnd = W/2 real, ssthresh = ⌊W/2⌋
+    assert!((s.state.window.cwnd - half).abs() < 1e-12);
+    assert_eq!(s.state.window.ssthresh, 4.0);
+    assert_eq!(s.state.dupwnd, 3);
+    assert_eq!(s.state.last_cwnd_action, CwndAction::Dupack);
+    // Window = ⌊4.12⌋ + inflation; new packet 12 needs 1 + 4 + inflation ≥ 12: inflation 7.
+    for (i, dup) in (4..=9).enumerate() {
+        let expect: &[i64] = match dup {
+            7 => &[12],
+            8 => &[13],
+            9 => &[14],
+            _ => &[],
+        };
+        ack(&mut s, 105 + i as u64, 1, expect);
+        assert_eq!(s.state.dupwnd, dup);
+    }
+    // The retransmission's ACK covers everything: inflation gone, cwnd grows by 1/cwnd.
+    ack(&mut s, 300, 11, &[15]);
+    assert_eq!(s.state.dupwnd, 0);
+    assert!((s.state.window.cwnd - (half + 1.0 / half)).abs() < 1e-12);
+    assert_eq!(s.state.last_cwnd_action, CwndAction::Exited);
+}
+
+#[test]
+fn reno_partial_ack_ends_recovery_and_a_second_loss_waits_for_the_timeout() {
+    // Packets 2 and 5 lost. Duplicates come from 3, 4, 6..11.
+    let mut s = after_two_acks(RecoveryKind::Reno);
+    ack(&mut s, 102, 1, &[10]);
+    ack(&mut s, 103, 1, &[11]);
+    ack(&mut s, 104, 1, &[2]);
+    for (i, expect) in [vec![], vec![], vec![], vec![12], vec![13]].iter().enumerate() {
+        ack(&mut s, 105 + i as u64, 1, expect);
+    }
+    // Retransmitted 2 arrives; 3, 4 were there: ACK 4 is partial, yet Reno leaves recovery.
+    ack(&mut s, 300, 4, &[]);
+    assert_eq!(s.state.dupwnd, 0);
+    // Duplicates (from 12, 13, and a late copy) cannot fast-retransmit: ACK 4 ≤ recover 11.
+    ack(&mut s, 301, 4, &[]);
+    ack(&mut s, 302, 4, &[]);
+    ack(&mut s, 303, 4, &[]);
+    assert_eq!(s.state.stats.fast_retransmits, 1);
+    // The timer expires: ssthresh = max(⌊cwnd/2⌋, 2), cwnd = 1, resend 5, back off.
+    let cwnd = s.state.window.cwnd;
+    s.on_timeout(ms(600));
+    assert_eq!(take(&mut s), vec![5]);
+    assert_eq!(s.state.window.cwnd, 1.0);
+    assert_eq!(s.state.window.ssthresh, (cwnd / 2.0).floor().max(2.0));
+    assert_eq!(s.state.stats.timeouts, 1);
+    assert_eq!(s.state.rtt.backoff, 2);
+}
+
+// ---------------------------------------------------------------- NewReno
+
+#[test]
+fn newreno_partial_ack_retransmits_the_next_hole_and_stays_in_recovery() {
+    // Packets 2 and 5 lost, as above.
+    let mut s = after_two_acks(RecoveryKind::NewReno);
+    ack(&mut s, 102, 1, &[10]);
+    ack(&mut s, 103, 1, &[11]);
+    ack(&mut s, 104, 1, &[2]);
+    for (i, expect) in [vec![], vec![], vec![], vec![12], vec![13]].iter().enumerate() {
+        ack(&mut s, 105 + i as u64, 1, expect);
+    }
+    assert_eq!(s.state.dupwnd, 8);
+    // Partial ACK 4 (< recover 11): acked = 3 < inflation 8 → inflation 8 − (3 − 1) = 6;
+    // resend 5 at once; then window ⌊4.12⌋ + 6 = 10 allows 14 (≤ 4 + 10), burst ≤ 2.
+    ack(&mut s, 300, 4, &[5, 14]);
+    assert_eq!(s.state.dupwnd, 6);
+    assert_eq!(s.state.last_ack, 4);
+    assert_eq!(s.state.last_cwnd_action, CwndAction::Dupack);
+    // Duplicates of 4 (from 12, 13, 14) keep inflating: one new packet each.
+    ack(&mut s, 301, 4, &[15]);
+    ack(&mut s, 302, 4, &[16]);
+    ack(&mut s, 303, 4, &[17]);
+    // Full ACK (≥ recover): recovery ends, cwnd keeps W/2 and grows by 1/cwnd.
+    let half = W / 2.0;
+    ack(&mut s, 400, 14, &[18]);
+    assert_eq!(s.state.dupwnd, 0);
+    assert!((s.state.window.cwnd - (half + 1.0 / half)).abs() < 1e-12);
+    assert_eq!((s.state.stats.fast_retransmits, s.state.stats.timeouts, s.state.stats.retransmits), (1, 0, 2));
+}
+
+#[test]
+fn newreno_partial_ack_larger_than_the_inflation_deflates_cwnd() {
+    // ns-2 partialnewack: acked ≥ inflation → cwnd −= acked − inflation, inflation ← 1.
+    let mut s = after_two_acks(RecoveryKind::NewReno);
+    ack(&mut s, 102, 1, &[10]);
+    ack(&mut s, 103, 1, &[11]);
+    ack(&mut s, 104, 1, &[2]); // inflation 3, cwnd W/2
+    // Partial ACK 6: acked 5 ≥ 3 → cwnd = W/2 − 2, inflation 1; resend 7.
+    s.on_ack(6, ms(300));
+    assert_eq!(take(&mut s)[0], 7);
+    assert!((s.state.window.cwnd - (W / 2.0 - 2.0)).abs() < 1e-12);
+    assert_eq!(s.state.dupwnd, 1);
+}
+
+#[test]
+fn newreno_restarts_the_timer_only_on_the_first_partial_ack() {
+    let mut s = after_two_acks(RecoveryKind::NewReno);
+    for t in 102..=104 {
+        s.on_ack(1, ms(t));
+    }
+    s.on_ack(3, ms(300));
+    let first = s.state.rtx_deadline.expect("timer armed");
+    s.on_ack(5, ms(350));
+    assert_eq!(s.state.rtx_deadline, Some(first), "ns-2 newreno_changes1_: no restart on later partial ACKs");
+}
+
+// ---------------------------------------------------------------- RTO and Karn
+
+#[test]
+fn new_ack_takes_an_rtt_sample_and_rearms_the_timer() {
+    let mut s = sender(RecoveryKind::NewReno);
+    assert_eq!(s.state.rtx_deadline, Some(ms(3000)), "initial RTO 3 s");
+    // Packet 0 timed from t = 0; ACK at 100 ms → 10 ticks → RTO 0.3 s from now.
+    s.on_ack(0, ms(100));
+    assert_eq!(s.state.stats.rtt_samples, 1);
+    assert_eq!(s.state.rtx_deadline, Some(ms(400)));
+}
+
+#[test]
+fn karn_retransmissions_are_never_timed() {
+    let mut s = after_two_acks(RecoveryKind::Reno);
+    for t in 102..=104 {
+        s.on_ack(1, ms(t));
+    }
+    take(&mut s);
+    assert!(!s.state.rtt_active, "fast retransmit cancels the measurement");
+    // Inflate until new data (12) leaves: it, not the retransmitted 2, is timed.
+    for t in 105..=108 {
+        s.on_ack(1, ms(t));
+    }
+    assert_eq!(take(&mut s), vec![12]);
+    assert!(s.state.rtt_active);
+    assert_eq!(s.state.rtt_seq, 12);
+}
+
+#[test]
+fn timeout_goes_back_to_the_first_unacked_packet_with_one_packet_window() {
+    let mut s = sender(RecoveryKind::NewReno);
+    s.on_timeout(ms(3000));
+    // W = min(8, 100) → ssthresh 4, cwnd 1, resend 0, RTO doubled to 6 s.
+    assert_eq!(take(&mut s), vec![0]);
+    assert_eq!((s.state.window.cwnd, s.state.window.ssthresh), (1.0, 4.0));
+    assert_eq!(s.state.rtx_deadline, Some(ms(3000 + 6000)));
+    assert_eq!(s.state.last_cwnd_action, CwndAction::Timeout);
+}
+
+#[test]
+fn syn_ack_sets_the_initial_window() {
+    // ns-2 syn_ + delay_growth_: packet 0 is the SYN, cwnd 1 until its ACK, then 2.
+    let mut s = TcpSender::new(TcpParams::default(), 0.0);
+    s.start(0);
+    assert_eq!(take(&mut s), vec![0]);
+    s.on_ack(0, ms(50));
+    assert_eq!(s.state.window.cwnd, 2.0);
+    assert_eq!(take(&mut s), vec![1, 2]);
+}
+
+#[test]
+fn finite_transfer_stops_after_its_packets() {
+    let params = TcpParams { packets: Some(3), ..TcpParams::default() };
+    let mut s = TcpSender::new(params, 0.0);
+    s.start(0);
+    s.on_ack(0, ms(50));
+    s.on_ack(2, ms(100));
+    assert_eq!(take(&mut s), vec![0, 1, 2, 3]);
+    s.on_ack(3, ms(150));
+    assert!(take(&mut s).is_empty());
+    assert!(s.state.finished());
+}
