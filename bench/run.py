@@ -16,8 +16,9 @@ Targets (ratios measured in one run of this script, tcpsim / ns-2):
 For each repetition the two simulators run one after the other (tcpsim, then ns-2), so
 both see the same machine state. Wall time is measured around the child process; peak
 memory is the child's maximum resident set size as reported by wait4(2) for that very
-process (ru_maxrss, kB on Linux), so runs do not contaminate each other. The table shows
-the median over repetitions, goodput (Mbps of in-order data on the wire, 1040-byte
+process (ru_maxrss, kB on Linux; shown in MiB), so runs do not contaminate each other;
+CPU time (user + system, same source) is shown too, as it is less disturbed by other load
+on the machine than wall time. The table shows the median over repetitions, goodput (Mbps of in-order data on the wire, 1040-byte
 packets, as dumbbell.tcl computes it) and Jain's fairness index from each simulator,
 and the tcpsim / ns-2 ratios.
 
@@ -71,6 +72,7 @@ class Measurement:
     rep: int
     seconds: float
     wall_s: float
+    cpu_s: float
     peak_rss_kb: int
     exit_code: int
     goodput_mbps: float = float("nan")
@@ -79,10 +81,12 @@ class Measurement:
     error: str = ""
 
 
-def run_measured(cmd: list[str], cwd: Path, timeout: float | None) -> tuple[float, int, int, str, str]:
-    """Run cmd; return (wall seconds, peak RSS kB, exit code, stdout, stderr).
+def run_measured(cmd: list[str], cwd: Path,
+                 timeout: float | None) -> tuple[float, float, int, int, str, str]:
+    """Run cmd; return (wall s, CPU s, peak RSS kB, exit code, stdout, stderr).
 
-    The peak RSS is ru_maxrss of this child alone, from os.wait4 on its pid.
+    CPU time (user + system) and peak RSS (ru_maxrss) are those of this child alone,
+    from os.wait4 on its pid.
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
@@ -101,7 +105,7 @@ def run_measured(cmd: list[str], cwd: Path, timeout: float | None) -> tuple[floa
         proc.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from waiting again
         out.seek(0)
         err.seek(0)
-        return (wall, int(ru.ru_maxrss), proc.returncode,
+        return (wall, ru.ru_utime + ru.ru_stime, int(ru.ru_maxrss), proc.returncode,
                 out.read().decode(errors="replace"), err.read().decode(errors="replace"))
 
 
@@ -140,8 +144,8 @@ def run_tcpsim(bench: str, rep: int, scenario: Path, seconds: float, work: Path,
     exe = tcpsim_binary()
     out_dir = work / f"{bench}-tcpsim-{rep}"
     cmd = [str(exe), str(scenario_for(scenario, seconds, work)), "--out", str(out_dir), "--csv"]
-    wall, rss, code, so, se = run_measured(cmd, REPO, timeout)
-    m = Measurement(bench, "tcpsim", rep, seconds, wall, rss, code, command=cmd)
+    wall, cpu, rss, code, so, se = run_measured(cmd, REPO, timeout)
+    m = Measurement(bench, "tcpsim", rep, seconds, wall, cpu, rss, code, command=cmd)
     if code != 0:
         m.error = (se or so)[-500:]
         return m
@@ -157,8 +161,8 @@ def run_ns2(bench: str, rep: int, ns_args: tuple[str, ...], seconds: float,
     ns = os.environ.get("NS2") or shutil.which("ns") or "ns"
     n, tcp, q, bw = ns_args
     cmd = [ns, DUMBBELL_TCL.name, n, f"{seconds:g}", tcp, q, bw]
-    wall, rss, code, so, se = run_measured(cmd, DUMBBELL_TCL.parent, timeout)
-    m = Measurement(bench, "ns2", rep, seconds, wall, rss, code, command=cmd)
+    wall, cpu, rss, code, so, se = run_measured(cmd, DUMBBELL_TCL.parent, timeout)
+    m = Measurement(bench, "ns2", rep, seconds, wall, cpu, rss, code, command=cmd)
     kv = dict(re.findall(r"(\w+)=(\S+)", so))
     if code != 0 or "goodput_mbps" not in kv:
         m.error = f"exit {code}; " + (se or so)[-500:]
@@ -177,7 +181,7 @@ def fmt(x: float, spec: str) -> str:
 
 
 def print_table(results: list[Measurement], benches: list[str]) -> None:
-    head = (f"{'bench':<5} {'sim':<7} {'sim_s':>6} {'reps':>4} {'wall_s':>9} {'peak_MB':>9} "
+    head = (f"{'bench':<5} {'sim':<7} {'sim_s':>6} {'reps':>4} {'wall_s':>9} {'cpu_s':>9} {'peak_MiB':>9} "
             f"{'goodput_Mbps':>13} {'jain':>7}")
     print(head)
     print("-" * len(head))
@@ -188,8 +192,9 @@ def print_table(results: list[Measurement], benches: list[str]) -> None:
             if not ms:
                 continue
             ok = [m for m in ms if not m.error]
-            rows[sim] = (median(ms, "wall_s"), median(ms, "peak_rss_kb") / 1024)
+            rows[sim] = (median(ms, "wall_s"), median(ms, "peak_rss_kb") / 1024, median(ms, "cpu_s"))
             print(f"{b:<5} {sim:<7} {ms[0].seconds:>6g} {len(ok):>4} {fmt(rows[sim][0], '9.2f')} "
+                  f"{fmt(rows[sim][2], '9.2f')} "
                   f"{fmt(rows[sim][1], '9.1f')} {fmt(median(ms, 'goodput_mbps'), '13.2f')} "
                   f"{fmt(median(ms, 'jain'), '7.4f')}")
             for m in ms:
@@ -199,11 +204,13 @@ def print_table(results: list[Measurement], benches: list[str]) -> None:
             targets = BENCHMARKS[b][4]
             wr = rows["tcpsim"][0] / rows["ns2"][0]
             mr = rows["tcpsim"][1] / rows["ns2"][1]
+            cr = rows["tcpsim"][2] / rows["ns2"][2]
             wt = f" (target <= {targets['wall']:g}: {'met' if wr <= targets['wall'] else 'NOT met'})" \
                 if "wall" in targets else ""
             mt = f" (target <= {targets['mem']:g}: {'met' if mr <= targets['mem'] else 'NOT met'})" \
                 if "mem" in targets else ""
-            print(f"{b:<5} ratio tcpsim/ns2: wall {wr:.3f}{wt}, peak memory {mr:.3f}{mt}")
+            print(f"{b:<5} ratio tcpsim/ns2: wall {wr:.3f}{wt}, peak memory {mr:.3f}{mt}, "
+                  f"CPU {cr:.3f}")
         print()
 
 
@@ -235,12 +242,14 @@ def main(argv: list[str] | None = None) -> int:
             if not a.no_tcpsim:
                 m = run_tcpsim(b, rep, scenario, seconds, work, a.timeout)
                 results.append(m)
-                print(f"# {b} tcpsim rep {rep}: {m.wall_s:.2f} s, {m.peak_rss_kb / 1024:.1f} MB"
+                print(f"# {b} tcpsim rep {rep}: {m.wall_s:.2f} s wall, {m.cpu_s:.2f} s CPU, "
+                      f"{m.peak_rss_kb / 1024:.1f} MiB"
                       + (f", FAILED: {m.error.strip()[:200]}" if m.error else ""), flush=True)
             if not a.no_ns2:
                 m = run_ns2(b, rep, ns_args, seconds, a.timeout)
                 results.append(m)
-                print(f"# {b} ns2    rep {rep}: {m.wall_s:.2f} s, {m.peak_rss_kb / 1024:.1f} MB"
+                print(f"# {b} ns2    rep {rep}: {m.wall_s:.2f} s wall, {m.cpu_s:.2f} s CPU, "
+                      f"{m.peak_rss_kb / 1024:.1f} MiB"
                       + (f", FAILED: {m.error.strip()[:200]}" if m.error else ""), flush=True)
     print()
     print_table(results, a.bench)
