@@ -2,8 +2,10 @@
 //!
 //! Per TCP flow: `cwnd` and `ssthresh` (packets), `srtt_s` (seconds), and for every flow
 //! `delivered_bytes` (payload delivered in order since the previous sample). Per queue:
-//! `queue_pkts` (waiting packets) and, for RED, `red_avg_pkts` (the average, in packets;
-//! in byte mode the byte average divided by `mean_packet_size`).
+//! `queue_pkts` (waiting packets), for RED `red_avg_pkts` (the average, in packets; in
+//! byte mode the byte average divided by `mean_packet_size`), and since the previous
+//! sample `early_drops`, `overflow_drops`, `marks` (counts) and `utilization` (bits that
+//! started transmission / (rate × interval)).
 
 use crate::engine::Dur;
 use crate::results::{Column, Table};
@@ -15,6 +17,9 @@ pub struct TimeSeries {
     pub flow_entities: Vec<(usize, u32)>,
     /// (link direction index, entity id) of the sampled queues.
     pub queue_entities: Vec<(usize, u32)>,
+    /// Counters of each sampled queue at the previous sample: early drops, overflow
+    /// drops, marks, bytes sent.
+    pub queue_previous: Vec<[u64; 4]>,
     entity_names: Vec<String>,
     metric_names: Vec<&'static str>,
     time_s: Vec<f64>,
@@ -29,6 +34,7 @@ impl TimeSeries {
             interval,
             flow_entities: Vec::new(),
             queue_entities: Vec::new(),
+            queue_previous: Vec::new(),
             entity_names: Vec::new(),
             metric_names: Vec::new(),
             time_s: Vec::new(),

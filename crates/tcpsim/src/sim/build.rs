@@ -71,6 +71,7 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
             if scenario.monitor.queues.includes(&name) {
                 let e = s.add_entity(name);
                 s.queue_entities.push((i, e));
+                s.queue_previous.push([0; 4]);
             }
         }
         s

@@ -385,12 +385,21 @@ impl<'s> Simulation<'s> {
             series.push(t, entity, "delivered_bytes", f.delivered_since_sample as f64);
             f.delivered_since_sample = 0;
         }
-        for &(i, entity) in &series.queue_entities.clone() {
+        let interval_s = time::to_secs(series.interval);
+        for (k, &(i, entity)) in series.queue_entities.clone().iter().enumerate() {
             let l = &self.links[i];
             series.push(t, entity, "queue_pkts", l.queue.len_packets() as f64);
             if let Some(avg) = l.queue.average() {
                 series.push(t, entity, "red_avg_pkts", avg);
             }
+            let now_counts = [l.stats.early_drops, l.stats.overflow_drops, l.stats.marks, l.stats.bytes_sent];
+            let before = std::mem::replace(&mut series.queue_previous[k], now_counts);
+            series.push(t, entity, "early_drops", (now_counts[0] - before[0]) as f64);
+            series.push(t, entity, "overflow_drops", (now_counts[1] - before[1]) as f64);
+            series.push(t, entity, "marks", (now_counts[2] - before[2]) as f64);
+            let bits = (now_counts[3] - before[3]) as f64 * 8.0;
+            let utilization = if now == 0 { 0.0 } else { bits / (l.rate_bps as f64 * interval_s) };
+            series.push(t, entity, "utilization", utilization);
         }
         let next = now + series.interval;
         if next <= self.scenario.duration {
