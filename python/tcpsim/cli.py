@@ -193,7 +193,7 @@ def _summary_line(summary: dict) -> str:
         ("duration_s", "simulated", "{:g} s"),
         ("seed", "seed", "{}"),
         ("events", "events", "{:,}"),
-        ("wall_time_s", "wall time", "{:.2f} s"),
+        ("wall_seconds", "wall time", "{:.2f} s"),
     ):
         value = summary.get(key)
         if value is not None:
@@ -232,12 +232,13 @@ def format_flows(flows) -> str:
 
 
 def format_queues(queues, links=None, limit: int = 8) -> str:
-    """Queues that held packets or dropped/marked any, busiest first (at most `limit`)."""
+    """Queues that dropped or marked packets or held a standing queue (mean length at
+    least 0.05 packets), busiest first, at most `limit` of them."""
     if queues.empty:
         return ""
     q = queues.copy()
     q["_loss"] = q["early_drops"] + q["overflow_drops"] + q["marks"]
-    active = q[(q["_loss"] > 0) | (q["max_length_pkts"] >= 2)]
+    active = q[(q["_loss"] > 0) | (q["mean_length_pkts"] >= 0.05)]
     if active.empty:
         active = q[q["arrivals"] > 0].sort_values("arrivals", ascending=False).head(1)
     active = active.sort_values(["_loss", "mean_length_pkts"], ascending=False, kind="stable")

@@ -5,7 +5,8 @@ when `path` is given, and returns the figure. `plot_all` writes the standard set
 
 - ``cwnd.png``: congestion window of each flow (packets) vs time;
 - ``queue.png``: queue length (packets) vs time, with RED's average queue when sampled;
-- ``throughput.png``: per-flow throughput (Mbit/s) per sampling interval vs time.
+- ``throughput.png``: per-flow throughput (Mbit/s, from bytes delivered per interval,
+  1 s moving average) vs time.
 
 The time series exists only when the scenario has ``[monitor] interval = ...``.
 """
@@ -24,11 +25,11 @@ from .results import PathLike, Results
 #: Legends list at most this many entries (a sweep of 100 flows gets no legend).
 MAX_LEGEND = 16
 
-# Metric names as the core writes them, with fallbacks for older/newer spellings.
+# Metric names as the core writes them (crates/tcpsim/src/monitor/timeseries.rs).
 CWND = ("cwnd", "cwnd_pkts")
 DELIVERED = ("delivered_bytes",)
-QUEUE_LENGTH = ("length_pkts", "queue_length_pkts", "qlen_pkts", "length")
-RED_AVERAGE = ("red_avg_pkts", "avg_pkts", "red_avg", "average_pkts", "avg")
+QUEUE_LENGTH = ("queue_pkts", "length_pkts", "queue_length_pkts")
+RED_AVERAGE = ("red_avg_pkts",)
 
 
 def _metric(results: Results, candidates: Sequence[str]) -> Optional[str]:
@@ -120,8 +121,12 @@ def plot_queue(results: Results, path: Optional[PathLike] = None, *,
 
 
 def plot_throughput(results: Results, path: Optional[PathLike] = None, *,
-                    flows: Optional[Iterable[str]] = None, ax=None) -> Figure:
-    """Per-flow throughput (Mbit/s): bytes delivered in each sampling interval."""
+                    flows: Optional[Iterable[str]] = None, average: Optional[float] = 1.0,
+                    ax=None) -> Figure:
+    """Per-flow throughput (Mbit/s) from the bytes delivered in each sampling interval.
+
+    In-order delivery is bursty (a recovered hole releases a window at once), so each
+    curve is a centred moving average over `average` seconds (None: raw intervals)."""
     fig, ax = _new_axes(ax)
     metric = _metric(results, DELIVERED)
     wide = results.series(metric, flows) if metric else pd.DataFrame()
@@ -129,12 +134,21 @@ def plot_throughput(results: Results, path: Optional[PathLike] = None, *,
     if wide.empty or interval is None:
         _no_data(ax, "delivered_bytes samples")
         wide = pd.DataFrame()
-    for name in _flow_order(results, wide):
-        mbps = wide[name] * 8.0 / interval / 1e6
-        # each sample counts the bytes delivered in the interval ending at its time
-        ax.step(wide.index, mbps, where="pre", label=name, linewidth=1)
-    label = f"throughput (Mbit/s per {interval * 1e3:g} ms)" if interval else "throughput (Mbit/s)"
-    return _finish(fig, ax, "Per-flow throughput", "time (s)", label, path)
+    mbps = wide * 8.0 / interval / 1e6 if interval else wide
+    samples = max(1, int(round(average / interval))) if (average and interval) else 1
+    if samples > 1:
+        mbps = mbps.rolling(samples, min_periods=1, center=True).mean()
+        how = f"{samples * interval:g} s average"
+    else:
+        how = f"per {interval * 1e3:g} ms" if interval else ""
+    for name in _flow_order(results, mbps):
+        if samples > 1:
+            ax.plot(mbps.index, mbps[name], label=name, linewidth=1)
+        else:
+            # each sample counts the bytes delivered in the interval ending at its time
+            ax.step(mbps.index, mbps[name], where="pre", label=name, linewidth=1)
+    label = f"throughput (Mbit/s, {how})" if how else "throughput (Mbit/s)"
+    return _finish(fig, ax, "Per-flow throughput (goodput)", "time (s)", label, path)
 
 
 def busiest_queues(results: Results, n: int = 1) -> List[str]:

@@ -46,11 +46,11 @@ SCHEMAS: Dict[str, Dict[str, str]] = {
     "queues": {
         "queue": "str", "kind": "str", "arrivals": "int64", "departures": "int64",
         "early_drops": "int64", "overflow_drops": "int64", "marks": "int64",
-        "mean_length_pkts": "float64", "max_length_pkts": "float64",
+        "mean_length_pkts": "float64", "max_length_pkts": "int64",
         "mean_sojourn_s": "float64",
     },
     "links": {
-        "link": "str", "rate_bps": "float64", "delay_s": "float64", "packets_sent": "int64",
+        "link": "str", "rate_bps": "int64", "delay_s": "float64", "packets_sent": "int64",
         "bytes_sent": "int64", "utilization": "float64",
     },
     "timeseries": {"time_s": "float64", "entity": "str", "metric": "str", "value": "float64"},
