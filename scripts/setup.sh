@@ -34,6 +34,10 @@ quiet() {
 for tool in "$PYTHON" cargo; do
     command -v "$tool" >/dev/null 2>&1 || { echo "setup: '$tool' not found on PATH" >&2; exit 1; }
 done
+if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1 && ! command -v clang >/dev/null 2>&1; then
+    echo "setup: no C compiler/linker (cc, gcc or clang) on PATH; Rust needs one to link" >&2
+    exit 1
+fi
 
 if [[ ! -x "$PY" ]]; then
     say "creating .venv ($("$PYTHON" --version 2>&1))"

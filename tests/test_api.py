@@ -130,6 +130,8 @@ def test_read_scenario_detects_path_or_text(tmp_path, small_scenario_file):
         tcpsim.read_scenario(str(tmp_path / "missing.toml"))
     with pytest.raises(FileNotFoundError):
         tcpsim.run(tmp_path / "missing.toml")
+    with pytest.raises(FileNotFoundError):
+        tcpsim.read_scenario(str(tmp_path / "sweep" / "rate=10.toml"))
     with pytest.raises(TypeError):
         tcpsim.read_scenario(42)
 
@@ -271,8 +273,8 @@ def test_progress_true_shows_bar_without_failing(small_scenario, capsys):
     assert len(r.flows) == 2
 
 
-def test_runs_in_threads_release_the_gil(small_scenario):
-    # Several runs in parallel threads all complete with identical results.
+def test_parallel_runs_in_threads_agree(small_scenario):
+    # The GIL is released while simulating: runs in threads overlap and must not interfere.
     results = [None] * 3
 
     def work(i):

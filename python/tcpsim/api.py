@@ -16,9 +16,9 @@ Progress = Union[bool, Callable[[float], object], None]
 def read_scenario(scenario: ScenarioLike) -> Tuple[str, str]:
     """Returns ``(text, file_name)`` for a scenario given as a path or as TOML text.
 
-    A `pathlib.Path` (or any path-like object) is always a file. A string is a file if it
-    names an existing one; otherwise it is TOML text when it contains a newline or ``=``,
-    and a missing file when it contains neither.
+    A `pathlib.Path` (or any path-like object) is always a file. A one-line string is a
+    file if it names an existing one or ends in ``.toml``; otherwise a string is TOML text
+    when it contains a newline or ``=``, and a missing file when it contains neither.
     """
     if isinstance(scenario, os.PathLike):
         path = Path(scenario)
@@ -27,7 +27,9 @@ def read_scenario(scenario: ScenarioLike) -> Tuple[str, str]:
         raise TypeError(
             f"scenario must be a path or TOML text, not {type(scenario).__name__}"
         )
-    if "\n" not in scenario and os.path.isfile(scenario):
+    if "\n" not in scenario and (
+        os.path.isfile(scenario) or scenario.strip().lower().endswith(".toml")
+    ):
         return Path(scenario).read_text(encoding="utf-8"), scenario
     if "\n" in scenario or "=" in scenario:
         return scenario, "<string>"
