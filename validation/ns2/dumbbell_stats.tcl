@@ -4,7 +4,8 @@
 # Monitors use no random numbers, so the run is the same as dumbbell.tcl's.
 #
 # usage: ns dumbbell_stats.tcl N SECONDS TCP QUEUE BOTTLENECK
-# prints: "flow i bytes=.. data_pkts=.. rexmit_pkts=.. timeouts=.. cwnd=.." per flow,
+# prints: "flow i bytes=.. data_pkts=.. rexmit_pkts=.. timeouts=.. cwnd_cuts=.. cwnd=.." per flow
+#         (cwnd_cuts = ncwndcuts1_: fast retransmits + timeouts with data outstanding),
 #         "queue r1->r2 arrivals=.. departures=.. drops=.. early_drops=.." and the
 #         dumbbell.tcl summary line.
 set n [lindex $argv 0]; set T [lindex $argv 1]; set tcp [lindex $argv 2]; set qtype [lindex $argv 3]
@@ -40,7 +41,7 @@ for {set i 0} {$i < $n} {incr i} {
 }
 proc finish {} { global n snk src T tcp qtype qm; set tot 0; set s1 0; set s2 0
   for {set i 0} {$i < $n} {incr i} {
-    puts "flow $i bytes=[$snk($i) set bytes_] data_pkts=[$src($i) set ndatapack_] rexmit_pkts=[$src($i) set nrexmitpack_] timeouts=[$src($i) set nrexmit_] cwnd=[$src($i) set cwnd_]"
+    puts "flow $i bytes=[$snk($i) set bytes_] data_pkts=[$src($i) set ndatapack_] rexmit_pkts=[$src($i) set nrexmitpack_] timeouts=[$src($i) set nrexmit_] cwnd_cuts=[$src($i) set ncwndcuts1_] cwnd=[$src($i) set cwnd_]"
     set b [expr [$snk($i) set bytes_]*8.0/$T/1e6]; set tot [expr $tot+$b]; set s2 [expr $s2+$b*$b] }
   puts "queue r1->r2 arrivals=[$qm set parrivals_] departures=[$qm set pdepartures_] drops=[$qm set pdrops_] early_drops=[$qm set epdrops_]"
   puts "ns2 tcp=$tcp n=$n queue=$qtype goodput_mbps=$tot jain=[expr $tot*$tot/($n*$s2)]"; exit 0 }
