@@ -325,6 +325,8 @@ def dumbbell_ns2_detail(n: int, seconds: float, tcp: str = "Newreno", queue: str
     return {
         "retransmits": sum(float(f["rexmit_pkts"]) for f in flows),
         "timeouts": sum(float(f["timeouts"]) for f in flows),
+        # ncwndcuts1_ counts window cuts with data outstanding: fast retransmits + timeouts
+        "fast_retransmits": sum(float(f["cwnd_cuts"]) - float(f["timeouts"]) for f in flows),
         "packets_sent": sum(float(f["data_pkts"]) for f in flows),
         "bottleneck_arrivals": float(q["arrivals"]),
         "bottleneck_early_drops": early,
@@ -347,6 +349,7 @@ def dumbbell_metrics(run: TcpsimRun, seconds: float) -> dict[str, float]:
     out["packets_sent"] = sum(_num(f, "packets_sent") for f in run.flows)
     out["retransmits"] = sum(_num(f, "retransmits") for f in run.flows)
     out["timeouts"] = sum(_num(f, "timeouts") for f in run.flows)
+    out["fast_retransmits"] = sum(_num(f, "fast_retransmits") for f in run.flows)
     return out
 
 
