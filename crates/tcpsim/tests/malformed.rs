@@ -4,21 +4,26 @@
 //! was expected, `tcpsim-run` exits with status 2, and no input makes the parser or the
 //! simulator panic or hang.
 //!
-//! * `table_of_malformed_scenarios`: hand-written bad files, each with the key path, line
-//!   and a word of the message its error must carry. The expected line is the line marked
-//!   with `# <-`; a case without a marker expects no line.
-//! * `mutation_fuzz`: a few thousand deterministic mutants of valid scenarios, loaded (and,
-//!   when cheap, run) under `catch_unwind` and a watchdog.
+//! * `table_of_malformed_scenarios`: over a hundred hand-written bad files, each with the
+//!   key path, line and a word of the message its error must carry. The expected line is
+//!   the line marked with `# <-`; a case without a marker expects no line.
+//! * `mutation_fuzz`, `mutation_fuzz_extreme_values`: thousands of deterministic mutants
+//!   (xorshift) of four valid scenarios, loaded and, when cheap, run under `catch_unwind`
+//!   and a watchdog: no panic, no hang, every error starts with the file name.
+//! * `misspelled_*`: every key and table name of those scenarios misspelled in turn.
 //! * `cli_*`: `tcpsim-run` on bad files exits 2 with a located message and no panic.
+//! * Ignored tests, one per known bug (BUG-1 .. BUG-8): they state what should happen and
+//!   fail until the bug is fixed (`cargo test --test malformed -- --ignored`).
 
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tcpsim::scenario::load_str;
-use tcpsim::ScenarioError;
+use tcpsim::scenario::FlowKind;
+use tcpsim::{Scenario, ScenarioError};
 
 const FILE: &str = "bad.toml";
 const MARK: &str = "# <-";
@@ -421,7 +426,7 @@ fn cases() -> Vec<Case> {
                 "RED packet-mode byte limit below one packet",
                 with_queue("{ kind = \"red\", limit = \"100B\" }"),
                 "link[0].queue.limit",
-                "at least one packet",
+                "packet",
             ),
         ),
         known_bug(
@@ -670,7 +675,7 @@ type = "cbr"
 rate = "1Mbps"
 "#;
 
-const INLINE_ARRAYS: &str = r#"link = [{ from = "x", to = "y", rate = "1Mbps", delay = "1ms", queue = { kind = "red", limit = "20000B", queue_in_bytes = true, bytes = true, mean_packet_size = "1000B", wait = false, ecn = true, linterm = 10 } }]
+const INLINE_ARRAYS: &str = r#"link = [{ from = "x", to = "y", rate = "1Mbps", delay = "1ms", queue = { kind = "red", limit = "20000B", queue_in_bytes = true, bytes = true, mean_packet_size = "1000B", wait = false, gentle = false, linterm = 10 } }]
 flow = [{ name = "t", from = "x", to = "y", packets = 50, ack_size = "40B", dupack_threshold = 2 }, { name = "u", from = "y", to = "x", initial_ssthresh = 8, syn = true }]
 
 [simulation]
@@ -717,7 +722,9 @@ const BAD_VALUES: &[&str] = &[
     "\"999999999999p\"", "\"0p\"", "\"0B\"", "\"1p\"", "\"1B\"", "\"-0s\"", "\"NaNs\"", "\"infMbps\"", "nan", "inf",
     "-inf", "\"1e-300s\"", "\"5\"", "9223372036854775807", "-9223372036854775808", "\"µs\"", "\"1 ms ms\"",
     "[\"a\", 1]", "{ kind = \"red\" }", "{ kind = \"droptail\", limit = \"1B\" }", "1979-05-27T07:32:00Z",
-    "\"a->b\"", "\"{i}\"", "\"s{i}{i}\"", "'''\nmultiline\n'''", "\"\\u0000\"", "0.5", "1.0", "2",
+    "\"a->b\"", "\"{i}\"", "\"s{i}{i}\"", "'''\nmultiline\n'''", "\"\\u0000\"", "0.5", "1.0", "2", "\"1e15bps\"",
+    "\"1.5e\"", "\"e5s\"", "\"+-1s\"", "\"1..5s\"", "\"1e-5e5s\"", "\"ms\"", "\"10 Mb ps\"", "\"10MBps\"",
+    "\"1000001Tbps\"", "\"18446744073709551616B\"", "\"1e12p\"", "\"1GB\"", "[[]]", "[{}]", "{ a = { b = 1 } }",
 ];
 
 /// Plausible values: they keep mutants valid more often, so that run() gets exercised.
@@ -725,8 +732,55 @@ const PLAUSIBLE_VALUES: &[&str] = &[
     "\"1ms\"", "\"0s\"", "\"1ps\"", "\"2s\"", "\"1p\"", "\"2p\"", "\"1500B\"", "\"64KB\"", "\"1bps\"", "\"56Kbps\"",
     "\"10Mbps\"", "1", "2", "3", "\"red\"", "\"droptail\"", "\"a\"", "\"b\"", "\"c\"", "\"r1\"", "\"s0\"", "\"d1\"",
     "\"x\"", "\"y\"", "\"reno\"", "\"tahoe\"", "\"cbr\"", "\"tcp\"", "\"delayed\"", "\"none\"", "\"all\"", "false",
-    "true", "0.9", "[\"r1->r2\"]", "[\"a->b\", \"b->a\"]", "[\"bulk\"]", "\"1000000000B\"",
+    "true", "0.9", "[\"r1->r2\"]", "[\"a->b\", \"b->a\"]", "[\"bulk\"]", "\"1000000000B\"", "\"40B\"", "\"0B\"",
+    "{ kind = \"red\", queue_in_bytes = true }", "{ kind = \"droptail\", limit = \"1p\" }", "{ kind = \"red\", limit = \"1p\" }",
+    "\"every_packet\"", "\"newreno\"", "0.001", "1.0", "50", "\"f{i}\"", "\"s{i}\"", "\"d{i}\"", "\"100us\"", "\"0.5s\"",
 ];
+
+/// A value of the same kind as `original` (a time for a time, a rate for a rate, ...), so
+/// that the mutant often stays valid and reaches run().
+fn similar_value(original: &str, rng: &mut Rng) -> &'static str {
+    let v = original.trim();
+    let inner = v.trim_matches('"');
+    let pool: &[&'static str] = if v.starts_with('"') {
+        if inner.ends_with("bps") || inner.ends_with("Mb") || inner.ends_with("Kb") || inner.ends_with("Gb") {
+            &["\"1bps\"", "\"9600bps\"", "\"56Kbps\"", "\"1.5Mbps\"", "\"10Mb\"", "\"45Mbps\"", "\"100Mbps\""]
+        } else if inner.ends_with('s') {
+            &["\"0s\"", "\"1ps\"", "\"1ns\"", "\"100us\"", "\"1ms\"", "\"10ms\"", "\"0.3s\"", "\"1s\"", "\"2s\""]
+        } else if inner.ends_with('p') {
+            &["\"1p\"", "\"2p\"", "\"5p\"", "\"1000p\"", "\"1041B\"", "\"1500B\"", "\"64KB\""]
+        } else if inner.ends_with('B') {
+            &["\"1B\"", "\"40B\"", "\"0B\"", "\"576B\"", "\"1500B\"", "\"9000B\"", "\"64KB\""]
+        } else {
+            &[
+                "\"a\"", "\"b\"", "\"c\"", "\"x\"", "\"y\"", "\"r0\"", "\"r1\"", "\"r2\"", "\"r3\"", "\"s0\"", "\"d1\"", "\"s{i}\"",
+                "\"d{i}\"", "\"f{i}\"", "\"bulk\"", "\"red\"", "\"droptail\"", "\"tcp\"", "\"cbr\"", "\"reno\"", "\"tahoe\"",
+                "\"newreno\"", "\"delayed\"", "\"every_packet\"", "\"all\"", "\"none\"",
+            ]
+        }
+    } else if v == "true" || v == "false" {
+        &["true", "false"]
+    } else if v.starts_with('[') {
+        &["[]", "[\"r1->r2\"]", "[\"r2->r1\", \"s0->r1\"]", "[\"a->b\", \"b->a\"]", "[\"bulk\"]", "[\"video\", \"bulk\"]", "[\"1ms\", \"2ms\"]"]
+    } else if v.starts_with('{') {
+        &[
+            "{ kind = \"droptail\" }",
+            "{ kind = \"droptail\", limit = \"1p\" }",
+            "{ kind = \"red\", limit = \"5p\", min_th = 1, max_th = 3 }",
+            "{ kind = \"red\", queue_in_bytes = true, bytes = true }",
+            "{ kind = \"red\", gentle = false, wait = false, ecn = true }",
+        ]
+    } else if v.contains('.') {
+        &["0.001", "0.01", "0.5", "1.0", "1", "2.5"]
+    } else {
+        &["1", "2", "3", "5", "16", "50", "1000"]
+    };
+    pool[rng.below(pool.len())]
+}
+
+/// Replacements for a run of digits inside a value: the unit is kept, the number goes bad.
+const NUMBER_TOKENS: &[&str] =
+    &["0", "-1", "-0", "1e30", "0.0001", "99999999999999999999", "1.5", ".", "e", "00", "1e-9", "+2", "4294967296", "2e9"];
 
 /// Bytes worth inserting: structure characters, quotes, escapes and invalid UTF-8.
 const NASTY_BYTES: &[u8] = b"[]{}=\"'#,.\n\r\t\\-+0123456789eEpBs{i}\x00\x7f\x80\xbf\xc3\xe2\xf0\xff";
@@ -748,15 +802,16 @@ fn misspell(key: &str, rng: &mut Rng) -> String {
         _ => out[i] = out[i].to_ascii_uppercase(),
     }
     let s: String = out.into_iter().collect();
-    if s.is_empty() {
-        "k".into()
+    if s.is_empty() || s == key {
+        format!("{key}x")
     } else {
         s
     }
 }
 
-/// Byte positions of every `key = value` in `line`: (key start, '=' position, value end).
-fn assignments(line: &str) -> Vec<(usize, usize, usize)> {
+/// Every `key = value` in `line`: (key start, key end, '=' position, value end), where the
+/// value runs to the next top-level ',' or '}' or to the end of the line.
+fn assignments(line: &str) -> Vec<(usize, usize, usize, usize)> {
     let bytes = line.as_bytes();
     let mut out = Vec::new();
     let mut in_string = false;
@@ -773,7 +828,6 @@ fn assignments(line: &str) -> Vec<(usize, usize, usize)> {
             while k > 0 && (bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_') {
                 k -= 1;
             }
-            // The value runs to the next top-level ',' or '}' (or the end of the line).
             let mut depth = 0i32;
             let mut quoted = false;
             let mut end = bytes.len();
@@ -790,8 +844,37 @@ fn assignments(line: &str) -> Vec<(usize, usize, usize)> {
                 }
             }
             if k < key_end {
-                out.push((k, i, end));
+                out.push((k, key_end, i, end));
             }
+        }
+    }
+    out
+}
+
+/// Every key of `text` with its place: (line index, key start, key end). Table headers
+/// count: each dotted part of `[a.b]` / `[[a]]` is a key.
+fn keys(lines: &[String]) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim_start();
+        if t.starts_with('[') {
+            let start = l.len() - t.len();
+            let close = l.find(']').unwrap_or(l.len());
+            let mut k = start;
+            while k < close {
+                let b = l.as_bytes()[k];
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    let s = k;
+                    while k < close && (l.as_bytes()[k].is_ascii_alphanumeric() || l.as_bytes()[k] == b'_') {
+                        k += 1;
+                    }
+                    out.push((i, s, k));
+                } else {
+                    k += 1;
+                }
+            }
+        } else {
+            out.extend(assignments(l).into_iter().map(|(k, e, _, _)| (i, k, e)));
         }
     }
     out
@@ -800,7 +883,7 @@ fn assignments(line: &str) -> Vec<(usize, usize, usize)> {
 fn mutate(text: &str, rng: &mut Rng) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let n = lines.len().max(1);
-    match rng.below(9) {
+    match rng.below(14) {
         0 if !lines.is_empty() => {
             lines.remove(rng.below(n));
         }
@@ -812,47 +895,83 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
             let (a, b) = (rng.below(n), rng.below(n));
             lines.swap(a, b);
         }
-        3 | 4 | 5 => {
+        3..=6 => {
             // Replace one value (in a `key = value` or inside an inline table).
-            let candidates: Vec<(usize, (usize, usize, usize))> = lines
+            let candidates: Vec<(usize, (usize, usize, usize, usize))> = lines
                 .iter()
                 .enumerate()
                 .flat_map(|(i, l)| assignments(l).into_iter().map(move |a| (i, a)))
                 .collect();
             if !candidates.is_empty() {
-                let (i, (_, eq, end)) = *rng.pick(&candidates);
-                let value = if rng.below(2) == 0 { *rng.pick(BAD_VALUES) } else { *rng.pick(PLAUSIBLE_VALUES) };
+                let (i, (_, _, eq, end)) = *rng.pick(&candidates);
                 let l = &lines[i];
-                let trailing = if end < l.len() { &l[end..] } else { "" };
-                lines[i] = format!("{} {value}{}{trailing}", &l[..=eq], if end < l.len() { " " } else { "" });
+                let value = match rng.below(4) {
+                    0 => *rng.pick(BAD_VALUES),
+                    1 => *rng.pick(PLAUSIBLE_VALUES),
+                    _ => similar_value(&l[eq + 1..end], rng),
+                };
+                let trailing = if end < l.len() { format!(" {}", &l[end..]) } else { String::new() };
+                lines[i] = format!("{} {value}{trailing}", &l[..=eq]);
             }
         }
-        6 => {
-            let candidates: Vec<(usize, (usize, usize, usize))> = lines
+        7 | 8 => {
+            // Replace a run of digits, keeping what surrounds it (the unit, the quotes).
+            let candidates: Vec<(usize, usize, usize)> = lines
                 .iter()
                 .enumerate()
-                .flat_map(|(i, l)| assignments(l).into_iter().map(move |a| (i, a)))
+                .flat_map(|(i, l)| {
+                    let b = l.as_bytes();
+                    let mut runs = Vec::new();
+                    let mut k = 0;
+                    while k < b.len() {
+                        if b[k].is_ascii_digit() {
+                            let s = k;
+                            while k < b.len() && (b[k].is_ascii_digit() || b[k] == b'.') {
+                                k += 1;
+                            }
+                            runs.push((i, s, k));
+                        } else {
+                            k += 1;
+                        }
+                    }
+                    runs
+                })
                 .collect();
             if !candidates.is_empty() {
-                let (i, (k, eq, _)) = *rng.pick(&candidates);
+                let (i, s, e) = *rng.pick(&candidates);
                 let l = &lines[i];
-                let key = l[k..eq].trim_end();
-                let new_key = misspell(key, rng);
-                lines[i] = format!("{}{new_key}{}", &l[..k], &l[k + key.len()..]);
+                lines[i] = format!("{}{}{}", &l[..s], rng.pick(NUMBER_TOKENS), &l[e..]);
             }
         }
-        7 => {
+        9 => {
+            // Misspell a key or a table name.
+            let candidates = keys(&lines);
+            if !candidates.is_empty() {
+                let (i, s, e) = *rng.pick(&candidates);
+                let l = &lines[i];
+                let new_key = misspell(&l[s..e], rng);
+                lines[i] = format!("{}{new_key}{}", &l[..s], &l[e..]);
+            }
+        }
+        10 => {
             // Truncate at a random byte (possibly inside a multi-byte character).
             let bytes = text.as_bytes();
             let cut = rng.below(bytes.len() + 1);
             return String::from_utf8_lossy(&bytes[..cut]).into_owned();
         }
+        11 => {
+            // Delete a few bytes.
+            let mut bytes = text.as_bytes().to_vec();
+            let at = rng.below(bytes.len() + 1);
+            let len = (1 + rng.below(8)).min(bytes.len() - at);
+            bytes.drain(at..at + len);
+            return String::from_utf8_lossy(&bytes).into_owned();
+        }
         _ => {
             // Insert a few random bytes, invalid UTF-8 included.
             let mut bytes = text.as_bytes().to_vec();
             let at = rng.below(bytes.len() + 1);
-            let count = 1 + rng.below(4);
-            for _ in 0..count {
+            for _ in 0..1 + rng.below(4) {
                 let b = if rng.below(4) == 0 { (rng.next() & 0xff) as u8 } else { *rng.pick(NASTY_BYTES) };
                 bytes.insert(at, b);
             }
@@ -867,6 +986,10 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
 /// What happened to one mutant.
 enum Outcome {
     Rejected,
+    /// Rejected with a message of several lines (BUG-8).
+    RejectedMultiline,
+    /// Rejected by run() (no route, a queue limit too small).
+    RejectedByRun,
     Ran,
     /// Loaded, but too expensive to run here.
     Skipped,
@@ -874,11 +997,27 @@ enum Outcome {
     BadError(String),
 }
 
-/// Mutants loaded successfully are run only if this cheap: the whole test must stay fast in
-/// debug builds.
-const MAX_RUN_DURATION_PS: u64 = 2_000_000_000_000;
-const MAX_RUN_FLOWS: usize = 50;
-const MAX_RUN_LINKS: usize = 100;
+/// Known bug BUG-8: messages quote the offending value verbatim, so a value with a newline
+/// gives a message of several lines. Counted, not failed, in the fuzz test.
+fn multiline(e: &ScenarioError) -> bool {
+    e.to_string().contains('\n')
+}
+
+/// Loaded mutants run only if this cheap, so that the test stays fast in debug builds: at
+/// most 2 s simulated, 50 flows, 100 links, 10 000 time-series samples, no link faster
+/// than 100 Mb/s, no CBR flow sending more than 20 000 packets per second and no TCP
+/// retransmission timer that can fire more often than every millisecond.
+fn cheap_enough(s: &Scenario) -> bool {
+    s.duration <= 2_000_000_000_000
+        && s.monitor.interval.is_none_or(|i| s.duration / i <= 10_000)
+        && s.flows.len() <= 50
+        && s.links.len() <= 100
+        && s.links.iter().all(|l| l.rate_bps <= 100_000_000)
+        && s.flows.iter().all(|f| match &f.kind {
+            FlowKind::Cbr(c) => c.rate_bps / (8 * c.packet_size.max(1) as u64) <= 20_000,
+            FlowKind::Tcp(t) => t.clock_granularity >= 1_000_000 || t.min_rto >= 1_000_000_000,
+        })
+}
 
 fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>()
@@ -887,6 +1026,7 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "(non-string panic)".into())
 }
 
+/// What every error must satisfy, whatever the input.
 fn check_error(e: &ScenarioError, text: &str, file: &str) -> Option<String> {
     let shown = e.to_string();
     if e.file != file || !shown.starts_with(file) {
@@ -895,97 +1035,218 @@ fn check_error(e: &ScenarioError, text: &str, file: &str) -> Option<String> {
     if e.message.trim().is_empty() {
         return Some(format!("error without a message: {shown}"));
     }
+    let lines: Vec<&str> = text.split('\n').collect();
     if let Some(line) = e.line {
-        if line == 0 || line > text.lines().count() + 1 {
-            return Some(format!("line {line} outside the file ({} lines): {shown}", text.lines().count()));
+        if line == 0 || line > lines.len() {
+            return Some(format!("line {line} outside the file ({} lines): {shown}", lines.len()));
+        }
+        // An unknown bare key must be on the line reported.
+        if let Some(rest) = e.message.strip_prefix("unknown key '") {
+            let key = rest.split('\'').next().unwrap_or("");
+            let bare = key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if bare && !key.is_empty() && !lines[line - 1].contains(key) {
+                return Some(format!("unknown key '{key}' is not on line {line}: {shown}"));
+            }
         }
     }
     None
 }
 
 fn try_mutant(text: &str, file: &str) -> Outcome {
-    let result = panic::catch_unwind(AssertUnwindSafe(|| -> Result<bool, ScenarioError> {
+    let result = panic::catch_unwind(AssertUnwindSafe(|| -> Result<Outcome, ScenarioError> {
         let scenario = load_str(text, file)?;
-        if scenario.duration > MAX_RUN_DURATION_PS
-            || scenario.flows.len() > MAX_RUN_FLOWS
-            || scenario.links.len() > MAX_RUN_LINKS
-        {
-            return Ok(false);
+        if !cheap_enough(&scenario) {
+            return Ok(Outcome::Skipped);
         }
-        tcpsim::run(&scenario)?;
-        Ok(true)
+        match tcpsim::run(&scenario) {
+            Ok(_) => Ok(Outcome::Ran),
+            Err(e) => Ok(match check_error(&e, text, file) {
+                Some(why) => Outcome::BadError(why),
+                None => Outcome::RejectedByRun,
+            }),
+        }
     }));
     match result {
         Err(p) => Outcome::Panicked(panic_message(&*p)),
-        Ok(Ok(true)) => Outcome::Ran,
-        Ok(Ok(false)) => Outcome::Skipped,
+        Ok(Ok(outcome)) => outcome,
         Ok(Err(e)) => match check_error(&e, text, file) {
             Some(why) => Outcome::BadError(why),
+            None if multiline(&e) => Outcome::RejectedMultiline,
             None => Outcome::Rejected,
         },
     }
 }
 
-const MUTANTS_PER_SEED: usize = 900;
+const MUTANTS_PER_SEED: usize = 1500;
 /// A single mutant taking longer than this is reported as a hang.
 const HANG_LIMIT: Duration = Duration::from_secs(20);
 
-#[test]
-fn mutation_fuzz() {
-    // The mutant under test, for the report if it hangs.
-    let current = Arc::new(Mutex::new(String::new()));
-    let (tx, rx) = mpsc::channel::<Option<(String, Outcome)>>();
-    let worker_current = Arc::clone(&current);
-    std::thread::spawn(move || {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for (seed_name, seed) in seeds() {
-            for k in 0..MUTANTS_PER_SEED {
-                let mut text = seed.to_string();
-                for _ in 0..1 + rng.below(3) {
-                    text = mutate(&text, &mut rng);
-                }
-                let file = format!("{}-mutant{k}.toml", seed_name.trim_end_matches(".toml"));
-                *worker_current.lock().unwrap() = text.clone();
-                let outcome = try_mutant(&text, &file);
-                if tx.send(Some((text, outcome))).is_err() {
+#[derive(Default)]
+struct FuzzReport {
+    rejected: usize,
+    /// Rejected with a message of several lines (BUG-8); included in `rejected`.
+    multiline: usize,
+    rejected_by_run: usize,
+    ran: usize,
+    skipped: usize,
+    /// Panics, malformed errors and a hang (which ends the campaign), with the mutant.
+    problems: Vec<String>,
+}
+
+impl FuzzReport {
+    fn total(&self) -> usize {
+        self.rejected + self.rejected_by_run + self.ran + self.skipped + self.problems.len()
+    }
+}
+
+/// At most this many hangs per campaign (each leaves a thread spinning).
+const MAX_HANGS: usize = 3;
+
+/// Mutates each seed `per_seed` times with `mutator` (deterministically from `rng_seed`)
+/// and tries every mutant on a worker thread watched for hangs; after a hang a new worker
+/// carries on with the next mutant.
+fn fuzz(per_seed: usize, rng_seed: u64, mutator: fn(&str, &mut Rng) -> String) -> FuzzReport {
+    let mut rng = Rng(rng_seed);
+    let mut mutants: Vec<(String, String)> = Vec::new();
+    for (seed_name, seed) in seeds() {
+        for k in 0..per_seed {
+            let file = format!("{}-mutant{k}.toml", seed_name.trim_end_matches(".toml"));
+            mutants.push((file, mutator(seed, &mut rng)));
+        }
+    }
+    let mutants = Arc::new(mutants);
+    let mut r = FuzzReport::default();
+    let mut next = 0;
+    let mut hangs = 0;
+    while next < mutants.len() && hangs < MAX_HANGS {
+        let (tx, rx) = mpsc::channel::<Outcome>();
+        let worker_mutants = Arc::clone(&mutants);
+        let from = next;
+        std::thread::spawn(move || {
+            for (file, text) in &worker_mutants[from..] {
+                if tx.send(try_mutant(text, file)).is_err() {
                     return;
                 }
             }
-        }
-        let _ = tx.send(None);
-    });
-
-    let started = Instant::now();
-    let (mut rejected, mut ran, mut skipped) = (0usize, 0usize, 0usize);
-    let mut problems: Vec<String> = Vec::new();
-    loop {
-        match rx.recv_timeout(HANG_LIMIT) {
-            Ok(None) => break,
-            Ok(Some((text, outcome))) => match outcome {
-                Outcome::Rejected => rejected += 1,
-                Outcome::Ran => ran += 1,
-                Outcome::Skipped => skipped += 1,
-                Outcome::Panicked(msg) => problems.push(format!("PANIC: {msg}\n{}", numbered(&text))),
-                Outcome::BadError(why) => problems.push(format!("BAD ERROR: {why}\n{}", numbered(&text))),
-            },
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let text = current.lock().map(|t| t.clone()).unwrap_or_default();
-                panic!("a mutant took more than {HANG_LIMIT:?} (hang?):\n{}", numbered(&text));
+        });
+        loop {
+            match rx.recv_timeout(HANG_LIMIT) {
+                Ok(outcome) => {
+                    let text = &mutants[next].1;
+                    next += 1;
+                    match outcome {
+                        Outcome::Rejected => r.rejected += 1,
+                        Outcome::RejectedMultiline => {
+                            r.rejected += 1;
+                            r.multiline += 1;
+                        }
+                        Outcome::RejectedByRun => r.rejected_by_run += 1,
+                        Outcome::Ran => r.ran += 1,
+                        Outcome::Skipped => r.skipped += 1,
+                        Outcome::Panicked(msg) => r.problems.push(format!("PANIC: {msg}\n{}", numbered(text))),
+                        Outcome::BadError(why) => r.problems.push(format!("BAD ERROR: {why}\n{}", numbered(text))),
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let text = &mutants[next].1;
+                    r.problems.push(format!("HANG: still running after {HANG_LIMIT:?}\n{}", numbered(text)));
+                    next += 1;
+                    hangs += 1;
+                    break;
+                }
+                // The worker is done.
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the fuzz worker died"),
         }
     }
-    let total = rejected + ran + skipped + problems.len();
+    r
+}
+
+fn print_report(name: &str, r: &FuzzReport, elapsed: Duration) {
     println!(
-        "mutation fuzz: {total} mutants in {:.1?}: {rejected} rejected with an error, {ran} loaded and ran, \
-         {skipped} loaded but not run (too long), {} problems",
-        started.elapsed(),
-        problems.len()
+        "{name}: {} mutants in {elapsed:.1?}: {} rejected by load_str ({} of them with a message of several \
+         lines, BUG-8), {} rejected by run, {} loaded and ran, {} loaded but not run (too expensive), {} problems",
+        r.total(),
+        r.rejected,
+        r.multiline,
+        r.rejected_by_run,
+        r.ran,
+        r.skipped,
+        r.problems.len()
     );
-    assert_eq!(total, MUTANTS_PER_SEED * seeds().len());
-    assert!(rejected > total / 3, "too few mutants were rejected: the mutations are too gentle");
-    assert!(ran > 50, "too few mutants ran: run() is barely exercised");
-    assert!(problems.is_empty(), "{} mutants went wrong; first ones:\n\n{}", problems.len(), problems[..problems.len().min(5)].join("\n"));
+}
+
+/// One to three mutations of any kind (one most of the time, so that many mutants stay
+/// close to valid and reach run()).
+fn any_mutations(seed: &str, rng: &mut Rng) -> String {
+    let mut text = seed.to_string();
+    for _ in 0..[1, 1, 1, 2, 2, 3][rng.below(6)] {
+        text = mutate(&text, rng);
+    }
+    text
+}
+
+#[test]
+fn mutation_fuzz() {
+    let started = Instant::now();
+    let r = fuzz(MUTANTS_PER_SEED, 0x9E37_79B9_7F4A_7C15, any_mutations);
+    print_report("mutation fuzz", &r, started.elapsed());
+    assert!(r.problems.is_empty(), "{} mutants went wrong:\n\n{}", r.problems.len(), r.problems.join("\n"));
+    let total = r.total();
+    assert_eq!(total, MUTANTS_PER_SEED * seeds().len(), "not every mutant was tried");
+    assert!(r.rejected > total / 3, "too few mutants were rejected: the mutations are too gentle");
+    assert!(r.ran > total / 20, "too few mutants ran: run() is barely exercised");
+}
+
+/// Valid but extreme values: the edges of every accepted range.
+fn extreme_value(original: &str, rng: &mut Rng) -> &'static str {
+    let v = original.trim();
+    let inner = v.trim_matches('"');
+    let pool: &[&'static str] = if !v.starts_with('"') {
+        if v.starts_with('[') || v.starts_with('{') || v == "true" || v == "false" {
+            return similar_value(original, rng);
+        }
+        &["1", "2", "3", "2000", "1073741824", "1e12", "0.000001", "1e-300"]
+    } else if inner.ends_with("bps") || inner.ends_with("Mb") || inner.ends_with("Kb") || inner.ends_with("Gb") {
+        &["\"1bps\"", "\"1000Tbps\"", "\"20Tbps\"", "\"1.5bps\""]
+    } else if inner.ends_with('s') {
+        &["\"0s\"", "\"1ps\"", "\"9000000s\"", "\"9200000s\"", "\"0.4ps\"", "\"2400h\"", "\"150000min\""]
+    } else if inner.ends_with('p') {
+        &["\"1p\"", "\"999999999999p\"", "\"1B\"", "\"999999999999999B\""]
+    } else if inner.ends_with('B') {
+        &["\"1B\"", "\"0B\"", "\"1000000000B\"", "\"4000000000B\"", "\"4294967295B\""]
+    } else {
+        return similar_value(original, rng);
+    };
+    pool[rng.below(pool.len())]
+}
+
+/// One to four values replaced by extreme ones of the same kind.
+fn extreme_mutations(seed: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = seed.lines().map(str::to_string).collect();
+    for _ in 0..1 + rng.below(4) {
+        let candidates: Vec<(usize, (usize, usize, usize, usize))> = lines
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| assignments(l).into_iter().map(move |a| (i, a)))
+            .collect();
+        let (i, (_, _, eq, end)) = *rng.pick(&candidates);
+        let l = &lines[i];
+        let value = extreme_value(&l[eq + 1..end], rng);
+        let trailing = if end < l.len() { format!(" {}", &l[end..]) } else { String::new() };
+        lines[i] = format!("{} {value}{trailing}", &l[..=eq]);
+    }
+    lines.join("\n") + "\n"
+}
+
+/// Valid values at the edges of their ranges. Counts of a million are left out: they hang
+/// loading (BUG-7, `huge_generated_counts_load_in_reasonable_time`).
+#[test]
+fn mutation_fuzz_extreme_values() {
+    let started = Instant::now();
+    let r = fuzz(750, 0xD1B5_4A32_D192_ED03, extreme_mutations);
+    print_report("extreme-value fuzz", &r, started.elapsed());
+    assert!(r.problems.is_empty(), "{} mutants went wrong; first ones:\n\n{}", r.problems.len(), r.problems[..r.problems.len().min(6)].join("\n"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1073,4 +1334,221 @@ fn cli_rejects_unreadable_input_without_panicking() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------
+// Misspelled keys, systematically: every key and table name of the seed scenarios.
+// ---------------------------------------------------------------------------------------
+
+/// Keys whose misspelling is currently reported late, by another error (BUG-3): required
+/// keys and tables, and `type` (a misspelled `type` makes the flow TCP, and the CBR keys
+/// are then rejected first).
+const REPORTED_LATE: &[&str] = &[
+    "simulation", "duration", "network", "dumbbell", "pairs", "bottleneck", "access", "chain", "routers", "link", "rate",
+    "delay", "kind", "flow", "from", "to", "type",
+];
+
+/// Misspells (appends 'x' to) each key of the seeds accepted by `select`; every mutant must
+/// be rejected as "unknown key '<key>x'" on its line (or as invalid TOML, when the new
+/// header clashes with another table). Returns (mutants tried, failures).
+fn misspelling_failures(select: impl Fn(&str) -> bool) -> (usize, Vec<String>) {
+    let mut tried = 0;
+    let mut failures = Vec::new();
+    for (name, seed) in seeds() {
+        let lines: Vec<String> = seed.lines().map(str::to_string).collect();
+        for (i, s, e) in keys(&lines) {
+            let key = &lines[i][s..e];
+            if !select(key) {
+                continue;
+            }
+            tried += 1;
+            let mut mutant = lines.clone();
+            mutant[i] = format!("{}{key}x{}", &lines[i][..s], &lines[i][e..]);
+            let text = mutant.join("\n") + "\n";
+            let result = panic::catch_unwind(AssertUnwindSafe(|| load_and_run(&text, name)));
+            let ok = match &result {
+                Ok(Err(err)) if err.message.starts_with("not valid TOML") => true,
+                Ok(Err(err)) => {
+                    err.key.ends_with(&format!("{key}x"))
+                        && err.line == Some(i + 1)
+                        && err.message.starts_with(&format!("unknown key '{key}x'"))
+                }
+                _ => false,
+            };
+            if !ok {
+                let got = match result {
+                    Err(p) => format!("panic: {}", panic_message(&*p)),
+                    Ok(Ok(())) => "accepted".to_string(),
+                    Ok(Err(e)) => e.to_string(),
+                };
+                failures.push(format!("{name} line {}: '{key}' -> '{key}x' gave: {got}", i + 1));
+            }
+        }
+    }
+    (tried, failures)
+}
+
+#[test]
+fn misspelled_optional_keys_are_reported_on_their_line() {
+    let (tried, failures) = misspelling_failures(|k| !REPORTED_LATE.contains(&k));
+    assert!(tried >= 60, "only {tried} keys tried");
+    assert!(failures.is_empty(), "{} of {tried} misspellings misreported:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+#[ignore = "bug: BUG-3, a misspelled required key or table is reported late, by an unrelated error"]
+fn misspelled_required_keys_are_reported_on_their_line() {
+    let (tried, failures) = misspelling_failures(|k| REPORTED_LATE.contains(&k));
+    assert!(failures.is_empty(), "{} of {tried} misspellings misreported:\n{}", failures.len(), failures.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Known bugs found by hand and by the fuzz tests, one test each (ignored until fixed).
+// ---------------------------------------------------------------------------------------
+
+/// Runs `f` on its own thread: `None` if it does not finish within `limit` (the thread is
+/// then left running until the test binary exits).
+fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> Option<std::thread::Result<T>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(panic::catch_unwind(AssertUnwindSafe(f)));
+    });
+    rx.recv_timeout(limit).ok()
+}
+
+/// Loads and runs `text` under a watchdog: what went wrong, if anything (an error is fine).
+fn terminates_without_panic(name: &str, text: &str, limit: Duration) -> Option<String> {
+    let owned = text.to_string();
+    match within(limit, move || load_and_run(&owned, FILE)) {
+        None => Some(format!("[{name}] still running after {limit:?}\n{}", numbered(text))),
+        Some(Err(p)) => Some(format!("[{name}] panicked: {}\n{}", panic_message(&*p), numbered(text))),
+        Some(Ok(Err(e))) => check_error(&e, text, FILE).map(|why| format!("[{name}] {why}")),
+        Some(Ok(Ok(()))) => None,
+    }
+}
+
+fn two_nodes(link: &str, flow: &str, duration: &str) -> String {
+    format!(
+        "[simulation]\nduration = \"{duration}\"\n[network]\nnodes = [\"a\", \"b\"]\n\
+         [[link]]\nfrom = \"a\"\nto = \"b\"\n{link}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\n{flow}\n"
+    )
+}
+
+#[test]
+#[ignore = "bug: BUG-6, simulated times overflow u64 in run() (panic in debug builds, wrapped times in release)"]
+fn run_time_overflows_do_not_panic() {
+    let cases = [
+        // sim/mod.rs cbr_send: now + interval, with an interval of 8e21 ps truncated to u64.
+        (
+            "CBR interval beyond the clock",
+            two_nodes(
+                "rate = \"1bps\"\ndelay = \"5ms\"\nqueue = { kind = \"droptail\", limit = \"5p\" }",
+                "type = \"cbr\"\nrate = \"1bps\"\npacket_size = \"1000000000B\"\nstart = \"9000000s\"",
+                "9100000s",
+            ),
+        ),
+        // sim/mod.rs start_transmission: now + transmission time (8e21 ps, truncated).
+        (
+            "transmission time beyond the clock",
+            two_nodes("rate = \"1bps\"\ndelay = \"5ms\"", "packet_size = \"1000000000B\"\nstart = \"9000000s\"", "9100000s"),
+        ),
+    ];
+    let failures: Vec<String> =
+        cases.iter().filter_map(|(name, text)| terminates_without_panic(name, text, Duration::from_secs(20))).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "bug: BUG-7, events that take zero simulated time loop forever (hang)"]
+fn zero_time_event_loops_terminate() {
+    let cases = [
+        // 1 B at 20 Tb/s rounds to a 0 ps interval: CbrSend reschedules itself at `now`.
+        ("CBR with a zero interval", two_nodes("rate = \"10Mbps\"\ndelay = \"5ms\"", "type = \"cbr\"\nrate = \"20Tbps\"\npacket_size = \"1B\"", "10ps")),
+        // 1 B packets at 1000 Tb/s over a 0 s link: data and ACKs take no time at all.
+        (
+            "TCP over a zero-time path",
+            two_nodes("rate = \"1000Tbps\"\ndelay = \"0s\"", "packet_size = \"1B\"\nheader_size = \"0B\"\nack_size = \"1B\"", "10ps"),
+        ),
+    ];
+    let failures: Vec<String> =
+        cases.iter().filter_map(|(name, text)| terminates_without_panic(name, text, Duration::from_secs(10))).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "bug: BUG-7, loading is quadratic in count/pairs/routers (duplicate checks by linear search): 10^6 hangs"]
+fn huge_generated_counts_load_in_reasonable_time() {
+    let cases = [
+        ("count = 1000000", two_nodes("rate = \"1Mbps\"\ndelay = \"1ms\"", "name = \"f{i}\"\ncount = 1000000", "1s")),
+        (
+            "pairs = 1000000",
+            "[simulation]\nduration = \"1s\"\n[dumbbell]\npairs = 1000000\nbottleneck = { rate = \"1Mbps\", delay = \"1ms\" }\n\
+             access = { rate = \"1Mbps\", delay = \"1ms\" }\n[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n"
+                .to_string(),
+        ),
+        (
+            "routers = 1000000",
+            "[simulation]\nduration = \"1s\"\n[chain]\nrouters = 1000000\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
+             [[flow]]\nfrom = \"r0\"\nto = \"r1\"\n"
+                .to_string(),
+        ),
+    ];
+    // Loading only (running a million flows is legitimately long), all three at once.
+    let (tx, rx) = mpsc::channel();
+    for (name, text) in cases {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let result = panic::catch_unwind(|| load_str(&text, FILE).map(|_| ()));
+            let _ = tx.send((name, result.map_err(|p| panic_message(&*p))));
+        });
+    }
+    drop(tx);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut finished = Vec::new();
+    let mut failures = Vec::new();
+    while let Ok((name, result)) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        finished.push(name);
+        if let Err(p) = result {
+            failures.push(format!("[{name}] panicked: {p}"));
+        }
+    }
+    for name in ["count = 1000000", "pairs = 1000000", "routers = 1000000"] {
+        if !finished.contains(&name) {
+            failures.push(format!("[{name}] load_str still running after 60 s"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "bug: BUG-7, a tiny monitor interval is accepted and the run keeps every sample in memory (hang, then out of memory)"]
+fn monitor_interval_with_too_many_samples_is_rejected() {
+    // Found by mutation_fuzz: interval = "1ps" over 60 s is 6·10^13 samples per entity.
+    let text = format!("{}\n[monitor]\ninterval = \"1ps\" {MARK}\n", graph("", "").replace("duration = \"1s\"", "duration = \"60s\""));
+    let Err(err) = load_str(&text, FILE) else {
+        panic!("accepted: the run would keep 6e13 samples per flow and queue in memory");
+    };
+    assert_eq!((err.key.as_str(), err.line), ("monitor.interval", marked_line(&text)), "{err}");
+}
+
+#[test]
+#[ignore = "bug: BUG-8, messages quote values verbatim: a newline or control character in a value splits the message"]
+fn errors_are_one_line() {
+    // Found by mutation_fuzz.
+    let cases = [
+        graph("", "").replace("[[flow]]\nfrom = \"a\"\nto = \"b\"", "[[flow]]\nfrom = \"a\"\nto = \"b\\n\" # <-"),
+        graph("", "recovery = \"re\\nno\" # <-\n"),
+        graph("", "from = \"a\\u001b[31mred\" # <-\n").replace("from = \"a\"\nto = \"b\"\nfrom", "to = \"b\"\nfrom"),
+    ];
+    let mut failures = Vec::new();
+    for text in &cases {
+        match load_and_run(text, FILE) {
+            Ok(()) => failures.push(format!("accepted:\n{}", numbered(text))),
+            Err(e) if e.to_string().chars().any(char::is_control) => {
+                failures.push(format!("message with control characters: {:?}", e.to_string()))
+            }
+            Err(_) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

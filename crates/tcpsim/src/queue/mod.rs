@@ -120,24 +120,32 @@ impl QueueParams {
     /// cannot hold one packet.
     pub fn capacity_check(&self, max_packet: u32) -> Result<(), String> {
         match self {
+            // DropTail drops an arrival when waiting + 1 ≥ limit (ns-2), so a limit of 1
+            // packet, or of no more bytes than a packet, drops everything.
             QueueParams::DropTail(p) => match p.limit {
-                // DropTail holds limit-1 waiting packets plus the one in transmission; a
-                // limit of 1 still passes packets through an idle link, but 0 drops all.
-                Limit::Packets(0) => Err("a limit of at least 1 packet".into()),
+                Limit::Packets(n) if n < 2 => {
+                    Err("a limit of at least 2 packets (ns-2 counts the packet being transmitted: a limit of 1 drops every packet)".into())
+                }
                 Limit::Bytes(b) if b <= max_packet as u64 => {
                     Err(format!("a limit larger than the largest packet ({max_packet} B)"))
                 }
                 _ => Ok(()),
             },
             QueueParams::Red(p) => {
-                let bytes = p.limit_bytes();
-                match p.limit {
-                    Limit::Packets(0) => Err("a limit of at least 1 packet".into()),
-                    _ if p.queue_in_bytes && bytes < max_packet as u64 => Err(format!(
-                        "a limit of at least one packet ({max_packet} B); in byte mode the limit is {bytes} B"
-                    )),
-                    _ => Ok(()),
+                if p.queue_in_bytes {
+                    let bytes = p.limit_bytes();
+                    if bytes < max_packet as u64 {
+                        return Err(format!(
+                            "a limit of at least one packet ({max_packet} B); in byte mode the limit is {bytes} B"
+                        ));
+                    }
+                } else if p.limit_packets() == 0 {
+                    return Err(format!(
+                        "a limit of at least 1 packet; a byte limit counts packets of mean_packet_size ({} B) in packet mode",
+                        p.mean_packet_size
+                    ));
                 }
+                Ok(())
             }
         }
     }

@@ -31,8 +31,10 @@
 //! queue_in_bytes false; bytes false; ecn false; use_mark_p true; mark_p 0.1.
 //!
 //! Choices and deviations:
-//! - Defaults are ns-2's except `weight` (ns-2.35: automatic, −1) and `queue_in_bytes` /
-//!   `bytes` (ns-2.35: true; ns-2.27, which the reference documents ran: false).
+//! - Defaults are ns-2's except: `min_th`/`max_th` 5/15 and `weight` 0.002 are fixed
+//!   values (ns-2.35 computes them automatically: thresh_ 0, q_weight_ −1), and
+//!   `queue_in_bytes` / `bytes` are false (ns-2.35: true; ns-2.27, which reference
+//!   document 000 ran: false).
 //! - Drops decided by the average (forced or early) are counted as early drops; only a
 //!   full buffer counts as overflow. ns-2 calls the average-forced drops "forced".
 //! - ns-2's `cautious_`, `adaptive_`, `drop_front_`/random victim and automatic

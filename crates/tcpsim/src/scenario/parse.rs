@@ -234,6 +234,14 @@ impl Builder {
                 return Err(s.error("to", "expected a destination different from the source"));
             }
             let flow_start = start + spacing * i as u64;
+            if let Some(stop) = stop {
+                if flow_start >= stop {
+                    return Err(s.error(
+                        "start_spacing",
+                        format!("flow \"{flow_name}\" would start at {:.6} s, not before its stop time {:.6} s: expected every copy to start before `stop`", crate::engine::time::to_secs(flow_start), crate::engine::time::to_secs(stop)),
+                    ));
+                }
+            }
             self.scenario.flows.push(FlowSpec {
                 name: flow_name,
                 from: a,
@@ -328,6 +336,11 @@ fn queue_params(s: &Section) -> Result<QueueParams, ScenarioError> {
             mark_p: s.number("mark_p", 0.0, 1.0)?.unwrap_or(d.mark_p),
         };
         p.validate().map_err(|expected| s.table_error(format!("RED parameters: expected {expected}")))?;
+        if p.ecn {
+            // RED's marking is implemented, but no transport sets ECT yet: marking would
+            // silently turn into dropping.
+            return Err(s.error("ecn", "expected false: ECN-capable TCP is not implemented yet, so RED would only drop"));
+        }
         if matches!(p.limit, Limit::Packets(0)) || p.limit_bytes() == 0 {
             return Err(s.error("limit", "expected a limit that can hold at least one packet"));
         }

@@ -11,7 +11,11 @@
 //! limited transmit of one new packet on each of the first two duplicate ACKs (ns-2
 //! `singledup_` = 1), no max-burst limit outside NewReno recovery (`maxburst_` = 0), RTO
 //! timer reset on every new ACK (`timerfix_`), ns-2 `bugFix_` on (no second fast
-//! retransmit before `recover` is passed). No SYN: the first packet leaves at start.
+//! retransmit before `recover` is passed). Packet 0 is a header-only SYN sent at the
+//! start time; data starts at packet 1 (ns-2 `syn_`, `delay_growth_`).
+//!
+//! Deviation: after a halving, cwnd is kept at least 1 packet (ns-2 can leave it below 1
+//! when the window was a single packet).
 
 use super::cc::{AckSample, CcKind, CongestionControl, Window};
 use super::receiver::ReceiverKind;
@@ -313,8 +317,9 @@ impl TcpState {
         let acked_packets = ack - self.last_ack;
         let rtt_s = self.new_ack(ack, now);
         cc.on_ack(&mut self.window, &AckSample { now, acked_packets, rtt_s });
-        if ack == 0 && self.params.syn {
-            // ns-2 delay_growth_: the SYN's ACK sets the initial window.
+        if ack == 0 {
+            // ns-2 delay_growth_: the first ACK (of the SYN, or of packet 0 without one)
+            // sets the initial window, replacing the slow-start increment.
             self.window.cwnd = self.wnd_init;
         }
     }
@@ -337,11 +342,11 @@ impl TcpState {
         if self.window.cwnd < 1.0 {
             self.window.cwnd = 1.0;
         }
+        self.recover = self.maxseq;
         if nothing_outstanding {
             // ns-2 restart_bugfix_: restart from one packet but keep ssthresh.
             self.window.cwnd = 1.0;
         } else {
-            self.recover = self.maxseq;
             if self.last_ack == -1 && self.wnd_init > 1.0 {
                 // The very first packet was lost: restart with a window of one (ns-2 bugfix_ss_).
                 self.wnd_init = 1.0;

@@ -82,10 +82,10 @@ pub(crate) enum DupAck {
 }
 
 /// ns-2's guard against a second fast retransmit for losses of one window (`bugFix_`):
-/// allowed once the ACK passed `recover`. Reno and NewReno also allow it while only the
-/// first packet is acknowledged (ns-2 `bugfix_ss_`), so a loss of packet 1 is repaired.
-pub(crate) fn fast_retransmit_allowed(s: &TcpState, first_packet_fix: bool) -> bool {
-    s.last_ack > s.recover || (first_packet_fix && s.last_ack == 0)
+/// allowed once the ACK passed `recover`, or while only packet 0 is acknowledged (ns-2
+/// `bugfix_ss_`), so that a loss of the first data packet is repaired.
+pub(crate) fn fast_retransmit_allowed(s: &TcpState) -> bool {
+    s.last_ack > s.recover || s.last_ack == 0
 }
 
 #[cfg(test)]

@@ -2,16 +2,18 @@
 //!
 //! Jacobson, "Modified TCP Congestion Avoidance Algorithm", end2end-interest, 1990;
 //! RFC 5681 §3.2; reference document 000 §1.1; ns-2.35 `Agent/TCP/Reno` (tcp-reno.cc).
-//!   3rd duplicate ACK: recover ← maxseq; ssthresh ← max(⌊window/2⌋, 2);
-//!                      cwnd ← ⌊window/2⌋; retransmit last_ack + 1; inflation ← 3
-//!   each further duplicate: inflation ← inflation + 1 (window = ⌊cwnd⌋ + inflation)
+//!   3rd duplicate ACK: recover ← maxseq; ssthresh ← max(⌊W/2⌋, 2); cwnd ← W/2
+//!                      (W = min(cwnd, advertised window), real: ns-2 precisionReduce_);
+//!                      retransmit last_ack + 1; inflation ← 3
+//!   each further duplicate in recovery: inflation + 1 (window = ⌊cwnd⌋ + inflation)
 //!   any ACK of new data: inflation ← 0 — recovery ends, even on a partial ACK
 //! A partial ACK therefore leaves the rest of the losses to new duplicate ACKs, which
 //! `bugFix_` ignores until `recover` is passed: several losses in one window usually end
 //! in a timeout, as in ns-2.
 //!
 //! Choices (ns-2): new data is sent only when there are no duplicate ACKs or at least
-//! dupack_threshold − 1 of them; limited transmit covers the first two.
+//! dupack_threshold of them; limited transmit covers the first two. A third duplicate
+//! refused by `bugFix_` does not inflate the window (`exitFastRetrans_`).
 
 use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
 use crate::engine::SimTime;
@@ -25,7 +27,7 @@ pub struct Reno;
 /// `still_in_recovery` is Reno's `allow_fast_retransmit`: a repeated threshold inside
 /// the same recovery is honoured.
 pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime, still_in_recovery: bool) {
-    if !(fast_retransmit_allowed(s, true) || still_in_recovery) {
+    if !(fast_retransmit_allowed(s) || still_in_recovery) {
         return;
     }
     s.recover = s.maxseq;
@@ -38,16 +40,17 @@ pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, 
     s.dupwnd = s.params.dupack_threshold as i64;
 }
 
-/// Reno and NewReno inflate the window by one for each duplicate beyond the threshold.
+/// Reno and NewReno inflate the window by one for each duplicate beyond the threshold
+/// while in fast recovery (ns-2 `exitFastRetrans_` on: a refused fast retransmit does
+/// not inflate).
 pub(crate) fn on_duplicate(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime, reno_refires: bool) {
     match count_duplicate(s, now) {
         DupAck::Threshold => {
             let still_in_recovery = reno_refires && s.last_cwnd_action == CwndAction::Dupack;
             fast_retransmit(s, cc, now, still_in_recovery);
-            s.dupwnd = s.params.dupack_threshold as i64;
         }
-        DupAck::Beyond => s.dupwnd += 1,
-        DupAck::Below => {}
+        DupAck::Beyond if s.last_cwnd_action == CwndAction::Dupack => s.dupwnd += 1,
+        DupAck::Beyond | DupAck::Below => {}
     }
 }
 

@@ -25,7 +25,7 @@ impl LossRecovery for Tahoe {
         if ack > s.last_ack {
             s.ack_new_data(cc, ack, now);
         } else if ack == s.last_ack && count_duplicate(s, now) == DupAck::Threshold {
-            if fast_retransmit_allowed(s, false) {
+            if fast_retransmit_allowed(s) {
                 s.recover = s.maxseq;
                 s.last_cwnd_action = CwndAction::Dupack;
                 s.stats.fast_retransmits += 1;

@@ -1,16 +1,16 @@
 //! Scripted tests of the loss-recovery variants, driven ACK by ACK.
 //!
 //! Common script: no SYN, initial window 8, ssthresh 5 (so the sender is in congestion
-//! avoidance), advertised window 100. The sender sends packets 0..7 at t = 0; ACKs 0 and
-//! 1 each add 1/cwnd and release one new packet (8, then 9):
-//!   cwnd = 8 + 1/8 = 8.125, then 8.125 + 1/8.125 = 8.248077 (W below).
+//! avoidance), advertised window 100. The sender sends packets 0..7 at t = 0. ACK 0 sets
+//! cwnd to the initial window (ns-2 delay_growth_) and releases packet 8; ACK 1 adds 1/cwnd
+//! and releases 9: cwnd = 8 + 1/8 = 8.125 (W below).
 //! Packet 2 is lost; later packets bring duplicate ACKs for 1.
 
 use crate::engine::time::PS_PER_MS;
 use crate::tcp::recovery::RecoveryKind;
 use crate::tcp::sender::{CwndAction, TcpParams, TcpSender};
 
-const W: f64 = 8.125 + 1.0 / 8.125;
+const W: f64 = 8.125;
 
 fn ms(t: u64) -> u64 {
     t * PS_PER_MS
@@ -55,7 +55,7 @@ fn after_two_acks(kind: RecoveryKind) -> TcpSender {
 
 #[test]
 fn first_two_duplicates_each_send_one_new_packet() {
-    // RFC 3042 / ns-2 send_one: t_seqno ≤ last_ack + cwnd + dupacks → 10 ≤ 1 + 8.25 + 1.
+    // RFC 3042 / ns-2 send_one: t_seqno ≤ last_ack + cwnd + dupacks → 10 ≤ 1 + 8.125 + 1.
     let mut s = after_two_acks(RecoveryKind::Reno);
     ack(&mut s, 102, 1, &[10]);
     ack(&mut s, 103, 1, &[11]);
@@ -67,9 +67,9 @@ fn limited_transmit_can_be_turned_off() {
     let mut s = TcpSender::new(params, 0.0);
     s.start(0);
     take(&mut s);
-    ack(&mut s, 100, 0, &[4, 5]); // slow start: cwnd 4 → 5, two packets
-    ack(&mut s, 101, 0, &[]);
-    ack(&mut s, 102, 0, &[]);
+    ack(&mut s, 100, 1, &[4, 5, 6]); // ACKs 0 and 1 at once: cwnd 4 → 5, window reaches 6
+    ack(&mut s, 101, 1, &[]);
+    ack(&mut s, 102, 1, &[]);
 }
 
 // ---------------------------------------------------------------- Tahoe
