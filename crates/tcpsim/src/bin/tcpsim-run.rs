@@ -5,8 +5,9 @@
 //! `timeseries.csv` (each written to a temporary file, then renamed). Parquet output and
 //! plots are in the Python front end (`tcpsim run`).
 //!
-//! Exit status: 0 on success, 2 on a scenario error (message names file, line and key),
-//! 1 on an I/O error.
+//! Exit status: 0 on success; 2 on bad usage or a scenario error, including a scenario
+//! file that cannot be read (the message names file, line and key); 1 when the results
+//! cannot be written.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -24,11 +24,12 @@ pub fn from_secs(s: f64) -> u64 {
     (s * PS_PER_S as f64).round() as u64
 }
 
-/// Time to serialize `bytes` at `rate_bps` bits per second, rounded to the nearest ps.
+/// Time to serialize `bytes` at `rate_bps` bits per second, rounded to the nearest ps
+/// (saturating at the end of the clock).
 pub fn transmission_time(bytes: u64, rate_bps: u64) -> Dur {
     let bits_ps = bytes as u128 * 8 * PS_PER_S as u128;
-    let rate = rate_bps as u128;
-    ((bits_ps + rate / 2) / rate) as u64
+    let rate = rate_bps.max(1) as u128;
+    u64::try_from((bits_ps + rate / 2) / rate).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

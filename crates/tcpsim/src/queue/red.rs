@@ -99,7 +99,7 @@ impl RedParams {
     /// The limit in bytes as ns-2 computes it in byte mode.
     pub fn limit_bytes(&self) -> u64 {
         match self.limit {
-            Limit::Packets(n) => n * self.mean_packet_size as u64,
+            Limit::Packets(n) => n.saturating_mul(self.mean_packet_size as u64),
             Limit::Bytes(b) => b,
         }
     }

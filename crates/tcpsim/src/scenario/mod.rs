@@ -53,7 +53,11 @@ pub struct LinkSpec {
     pub queue_ab: QueueParams,
     /// Queue of the b → a direction.
     pub queue_ba: QueueParams,
+    /// Line of the link's table (for errors found while building).
     pub line: Option<usize>,
+    /// Key path and line of each direction's queue table, e.g. "link[2].queue.limit".
+    pub queue_ab_at: (String, Option<usize>),
+    pub queue_ba_at: (String, Option<usize>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -130,8 +134,28 @@ impl Scenario {
 }
 
 /// Parses and validates scenario text; `file_name` is used in error messages.
+///
+/// Validation is complete: besides every key, it checks what only the assembled network
+/// shows (a route for every flow, queue limits that hold the largest packet), so a
+/// scenario that loads always runs.
 pub fn load_str(text: &str, file_name: &str) -> Result<Scenario, ScenarioError> {
-    parse::parse(text, file_name)
+    let scenario = parse::parse(text, file_name)?;
+    crate::sim::plan(&scenario)?;
+    Ok(scenario)
+}
+
+impl Scenario {
+    /// An error located at a queue table of link `i` (`reverse`: the b → a direction).
+    pub fn queue_error(&self, i: usize, reverse: bool, message: impl Into<String>) -> ScenarioError {
+        let l = &self.links[i];
+        let (key, line) = if reverse { &l.queue_ba_at } else { &l.queue_ab_at };
+        ScenarioError { file: self.file.clone(), line: *line, key: key.clone(), message: message.into() }
+    }
+
+    /// An error located at link `i`'s table.
+    pub fn link_error(&self, i: usize, key: &str, message: impl Into<String>) -> ScenarioError {
+        ScenarioError { file: self.file.clone(), line: self.links[i].line, key: key.to_string(), message: message.into() }
+    }
 }
 
 /// Reads, parses and validates a scenario file.

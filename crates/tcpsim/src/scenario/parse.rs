@@ -1,16 +1,41 @@
 //! From TOML text to a validated [`Scenario`]: sections, generators, flows, monitors.
 
-use super::reader::{Section, Source};
+use super::reader::{quote, Section, Source};
 use super::units::{self, parse_limit, parse_rate, parse_size, parse_time};
 use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection};
 use crate::app::CbrParams;
 use crate::queue::{DropTailParams, Limit, QueueParams, RedParams};
 use crate::tcp::cc::CcKind;
 use crate::tcp::{ReceiverKind, RecoveryKind, TcpParams};
+use std::collections::{HashMap, HashSet};
 
 /// Largest number of generated pairs/routers/flow copies accepted (keeps bad input from
 /// exhausting memory).
-const MAX_GENERATED: i64 = 1_000_000;
+const MAX_GENERATED: i64 = 100_000;
+/// Largest number of time-series samples per entity (duration / interval).
+const MAX_SAMPLES: u64 = 10_000_000;
+
+const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor"];
+const SIMULATION_KEYS: &[&str] = &["duration", "seed"];
+const NETWORK_KEYS: &[&str] = &["nodes"];
+const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "queue", "queue_reverse"];
+const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse"];
+const DUMBBELL_KEYS: &[&str] = &["pairs", "bottleneck", "access", "access_delays"];
+const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_reverse"];
+const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues"];
+const DROPTAIL_KEYS: &[&str] = &["kind", "limit"];
+const RED_KEYS: &[&str] = &[
+    "kind", "limit", "min_th", "max_th", "weight", "max_p", "linterm", "gentle", "wait", "mean_packet_size",
+    "queue_in_bytes", "bytes", "ecn", "use_mark_p", "mark_p",
+];
+const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_spacing", "stop", "packet_size"];
+/// Keys of TCP flows that CBR flows do not have (and the reverse), for a precise error.
+const TCP_ONLY_KEYS: &[&str] = &[
+    "recovery", "cc", "header_size", "ack_size", "initial_window", "max_window", "initial_ssthresh",
+    "dupack_threshold", "limited_transmit", "min_rto", "max_rto", "initial_rto", "clock_granularity",
+    "receiver", "delayed_ack_timeout", "packets", "syn",
+];
+const CBR_ONLY_KEYS: &[&str] = &["rate", "jitter"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     let src = Source { file, text };
@@ -20,11 +45,18 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         src.error(line, "", format!("not valid TOML: {message}"))
     })?;
     let root = Section::new(&src, doc.as_table(), String::new(), None);
-    let mut b = Builder { scenario: empty(file) };
+    root.allow(ROOT_KEYS)?;
+    let mut b = Builder {
+        scenario: empty(file),
+        node_ids: HashMap::new(),
+        link_pairs: HashSet::new(),
+        flow_names: HashSet::new(),
+    };
 
     let sim = root.table("simulation")?.ok_or_else(|| {
         src.error(None, "simulation", "missing [simulation] table: expected at least duration = \"...\"")
     })?;
+    sim.allow(SIMULATION_KEYS)?;
     b.scenario.duration = sim.required("duration", sim.quantity("duration", parse_time, units::TIME_EXPECTED)?, units::TIME_EXPECTED)?;
     if b.scenario.duration == 0 {
         return Err(sim.error("duration", "expected a duration greater than zero"));
@@ -33,6 +65,7 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     sim.finish()?;
 
     if let Some(net) = root.table("network")? {
+        net.allow(NETWORK_KEYS)?;
         for name in net.string_list("nodes")?.unwrap_or_default() {
             b.add_node(&net, "nodes", &name)?;
         }
@@ -75,39 +108,48 @@ fn empty(file: &str) -> Scenario {
 
 struct Builder {
     scenario: Scenario,
+    node_ids: HashMap<String, usize>,
+    link_pairs: HashSet<(usize, usize)>,
+    flow_names: HashSet<String>,
 }
 
-/// Rate, delay and queues shared by `[[link]]`, generator links and their defaults.
+/// Rate, delay and queues shared by `[[link]]`, generator links and their defaults, with
+/// where each queue was written (for errors found later).
+#[derive(Clone)]
 struct LinkTemplate {
     rate_bps: u64,
     delay: u64,
     queue: QueueParams,
     queue_reverse: QueueParams,
+    queue_at: (String, Option<usize>),
+    queue_reverse_at: (String, Option<usize>),
 }
 
 impl Builder {
     fn add_node(&mut self, s: &Section, key: &str, name: &str) -> Result<usize, ScenarioError> {
-        if name.is_empty() || name.contains("->") || name.contains(char::is_whitespace) {
-            return Err(s.error(key, format!("expected node names without spaces or '->', got \"{name}\"")));
+        if name.is_empty() || name.contains("->") || name.contains(|c: char| c.is_whitespace() || c.is_control()) {
+            return Err(s.error(key, format!("expected node names without spaces or '->', got {}", quote(name))));
         }
-        if self.scenario.node_index(name).is_some() {
-            return Err(s.error(key, format!("node \"{name}\" is declared twice (generators declare r1, r2, s0.., d0.., r0..)")));
+        let id = self.scenario.nodes.len();
+        if self.node_ids.insert(name.to_string(), id).is_some() {
+            return Err(s.error(key, format!("node {} is declared twice (generators declare r1, r2, s0.., d0.., r0..)", quote(name))));
         }
         self.scenario.nodes.push(name.to_string());
-        Ok(self.scenario.nodes.len() - 1)
+        Ok(id)
     }
 
     fn node(&self, s: &Section, key: &str, name: &str) -> Result<usize, ScenarioError> {
-        self.scenario.node_index(name).ok_or_else(|| {
+        self.node_ids.get(name).copied().ok_or_else(|| {
             let mut known: Vec<&str> = self.scenario.nodes.iter().map(|n| n.as_str()).take(8).collect();
             if self.scenario.nodes.len() > 8 {
                 known.push("...");
             }
-            s.error(key, format!("unknown node \"{name}\"; declared nodes: {}", if known.is_empty() { "none".into() } else { known.join(", ") }))
+            s.error(key, format!("unknown node {}; declared nodes: {}", quote(name), if known.is_empty() { "none".into() } else { known.join(", ") }))
         })
     }
 
     fn push_link(&mut self, a: usize, b: usize, t: &LinkTemplate, line: Option<usize>) {
+        self.link_pairs.insert((a.min(b), a.max(b)));
         self.scenario.links.push(LinkSpec {
             a,
             b,
@@ -116,47 +158,52 @@ impl Builder {
             queue_ab: t.queue.clone(),
             queue_ba: t.queue_reverse.clone(),
             line,
+            queue_ab_at: t.queue_at.clone(),
+            queue_ba_at: t.queue_reverse_at.clone(),
         });
     }
 
-    fn link_template(&self, s: &Section) -> Result<LinkTemplate, ScenarioError> {
+    fn link_template(&self, s: &Section, allowed: &[&str]) -> Result<LinkTemplate, ScenarioError> {
+        s.allow(allowed)?;
         let rate_bps = s.required("rate", s.quantity("rate", parse_rate, units::RATE_EXPECTED)?, units::RATE_EXPECTED)?;
         let delay = s.required("delay", s.quantity("delay", parse_time, units::TIME_EXPECTED)?, units::TIME_EXPECTED)?;
-        let queue = match s.table("queue")? {
-            Some(q) => queue_params(&q)?,
-            None => QueueParams::DropTail(DropTailParams::default()),
+        let (queue, queue_at) = match s.table("queue")? {
+            Some(q) => (queue_params(&q)?, (format!("{}.limit", q.path), q.line)),
+            None => (QueueParams::DropTail(DropTailParams::default()), (s.path.clone(), s.line)),
         };
-        let queue_reverse = match s.table("queue_reverse")? {
-            Some(q) => queue_params(&q)?,
-            None => queue.clone(),
+        let (queue_reverse, queue_reverse_at) = match s.table("queue_reverse")? {
+            Some(q) => (queue_params(&q)?, (format!("{}.limit", q.path), q.line)),
+            None => (queue.clone(), queue_at.clone()),
         };
-        Ok(LinkTemplate { rate_bps, delay, queue, queue_reverse })
+        Ok(LinkTemplate { rate_bps, delay, queue, queue_reverse, queue_at, queue_reverse_at })
     }
 
     fn explicit_link(&mut self, s: &Section) -> Result<(), ScenarioError> {
+        s.allow(LINK_KEYS)?;
         let from = s.required("from", s.string("from")?, "a node name")?;
         let to = s.required("to", s.string("to")?, "a node name")?;
         let a = self.node(s, "from", &from.value)?;
         let b = self.node(s, "to", &to.value)?;
         if a == b {
-            return Err(s.error("to", format!("a link needs two different nodes; both ends are \"{}\"", from.value)));
+            return Err(s.error("to", format!("a link needs two different nodes; both ends are {}", quote(&from.value))));
         }
-        if self.scenario.links.iter().any(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) {
-            return Err(s.error("to", format!("a link between \"{}\" and \"{}\" already exists", from.value, to.value)));
+        if self.link_pairs.contains(&(a.min(b), a.max(b))) {
+            return Err(s.error("to", format!("a link between {} and {} already exists", quote(&from.value), quote(&to.value))));
         }
-        let t = self.link_template(s)?;
+        let t = self.link_template(s, LINK_KEYS)?;
         s.finish()?;
         self.push_link(a, b, &t, s.line);
         Ok(())
     }
 
     fn dumbbell(&mut self, s: &Section) -> Result<(), ScenarioError> {
+        s.allow(DUMBBELL_KEYS)?;
         let pairs = s.required("pairs", s.integer("pairs", 1, MAX_GENERATED)?, "the number of source/sink pairs")? as usize;
         let bottleneck = s.required("bottleneck", s.table("bottleneck")?, "a table with rate, delay and queue")?;
         let access = s.required("access", s.table("access")?, "a table with rate, delay and queue")?;
-        let bt = self.link_template(&bottleneck)?;
+        let bt = self.link_template(&bottleneck, LINK_TEMPLATE_KEYS)?;
         bottleneck.finish()?;
-        let at = self.link_template(&access)?;
+        let at = self.link_template(&access, LINK_TEMPLATE_KEYS)?;
         access.finish()?;
         let access_delays = match s.string_list("access_delays")? {
             None => None,
@@ -171,26 +218,21 @@ impl Builder {
         s.finish()?;
         let r1 = self.add_node(s, "pairs", "r1")?;
         let r2 = self.add_node(s, "pairs", "r2")?;
-        self.push_link(r1, r2, &bt, s.line);
+        self.push_link(r1, r2, &bt, bottleneck.line);
         for i in 0..pairs {
             let src = self.add_node(s, "pairs", &format!("s{i}"))?;
             let dst = self.add_node(s, "pairs", &format!("d{i}"))?;
-            let source_side = LinkTemplate {
-                delay: access_delays.as_ref().map_or(at.delay, |d| d[i]),
-                queue: at.queue.clone(),
-                queue_reverse: at.queue_reverse.clone(),
-                ..at
-            };
-            self.push_link(src, r1, &source_side, s.line);
-            let sink_side = LinkTemplate { queue: at.queue.clone(), queue_reverse: at.queue_reverse.clone(), ..at };
-            self.push_link(r2, dst, &sink_side, s.line);
+            let source_side = LinkTemplate { delay: access_delays.as_ref().map_or(at.delay, |d| d[i]), ..at.clone() };
+            self.push_link(src, r1, &source_side, access.line);
+            self.push_link(r2, dst, &at, access.line);
         }
         Ok(())
     }
 
     fn chain(&mut self, s: &Section) -> Result<(), ScenarioError> {
+        s.allow(CHAIN_KEYS)?;
         let routers = s.required("routers", s.integer("routers", 2, MAX_GENERATED)?, "the number of routers (≥ 2)")? as usize;
-        let t = self.link_template(s)?;
+        let t = self.link_template(s, CHAIN_KEYS)?;
         s.finish()?;
         let mut previous = self.add_node(s, "routers", "r0")?;
         for i in 1..routers {
@@ -202,6 +244,8 @@ impl Builder {
     }
 
     fn flows(&mut self, s: &Section, index: usize) -> Result<(), ScenarioError> {
+        let all_keys: Vec<&str> = FLOW_COMMON_KEYS.iter().chain(TCP_ONLY_KEYS).chain(CBR_ONLY_KEYS).copied().collect();
+        s.allow(&all_keys)?;
         let count = s.integer("count", 1, MAX_GENERATED)?.unwrap_or(1) as usize;
         let name = s.string("name")?.map(|n| n.value);
         let from = s.required("from", s.string("from")?, "a node name")?;
@@ -225,20 +269,29 @@ impl Builder {
                 None if count == 1 => format!("flow{index}"),
                 None => format!("flow{index}_{i}"),
             };
-            if self.scenario.flows.iter().any(|f| f.name == flow_name) {
-                return Err(s.error("name", format!("flow name \"{flow_name}\" is used twice")));
+            if !self.flow_names.insert(flow_name.clone()) {
+                return Err(s.error("name", format!("flow name {} is used twice", quote(&flow_name))));
             }
             let a = self.node(s, "from", &expand(&from.value))?;
             let b = self.node(s, "to", &expand(&to.value))?;
             if a == b {
                 return Err(s.error("to", "expected a destination different from the source"));
             }
-            let flow_start = start + spacing * i as u64;
+            let flow_start = spacing
+                .checked_mul(i as u64)
+                .and_then(|offset| offset.checked_add(start))
+                .filter(|&t| t < u64::MAX / 2)
+                .ok_or_else(|| s.error("start_spacing", "expected start + count·start_spacing below 100 days"))?;
             if let Some(stop) = stop {
                 if flow_start >= stop {
                     return Err(s.error(
                         "start_spacing",
-                        format!("flow \"{flow_name}\" would start at {:.6} s, not before its stop time {:.6} s: expected every copy to start before `stop`", crate::engine::time::to_secs(flow_start), crate::engine::time::to_secs(stop)),
+                        format!(
+                            "flow {} would start at {:.6} s, not before its stop time {:.6} s: expected every copy to start before `stop`",
+                            quote(&flow_name),
+                            crate::engine::time::to_secs(flow_start),
+                            crate::engine::time::to_secs(stop)
+                        ),
                     ));
                 }
             }
@@ -257,26 +310,37 @@ impl Builder {
     }
 
     fn monitor(&self, s: &Section) -> Result<MonitorSpec, ScenarioError> {
+        s.allow(MONITOR_KEYS)?;
         let interval = s.quantity("interval", parse_time, units::TIME_EXPECTED)?;
-        if interval == Some(0) {
-            return Err(s.error("interval", "expected an interval greater than zero"));
+        if let Some(interval) = interval {
+            let shortest = self.scenario.duration / MAX_SAMPLES;
+            if interval == 0 || interval < shortest {
+                return Err(s.error(
+                    "interval",
+                    format!(
+                        "expected an interval of at least {:.3e} s (at most {MAX_SAMPLES} samples per run)",
+                        crate::engine::time::to_secs(shortest.max(1))
+                    ),
+                ));
+            }
         }
         let flows = selection(s, "flows")?;
         if let Selection::Named(names) = &flows {
             for n in names {
-                if !self.scenario.flows.iter().any(|f| &f.name == n) {
-                    return Err(s.error("flows", format!("unknown flow \"{n}\"")));
+                if !self.flow_names.contains(n) {
+                    return Err(s.error("flows", format!("unknown flow {}", quote(n))));
                 }
             }
         }
         let queues = selection(s, "queues")?;
         if let Selection::Named(names) = &queues {
             for n in names {
-                let known = self.scenario.links.iter().any(|l| {
-                    &self.scenario.queue_name(l.a, l.b) == n || &self.scenario.queue_name(l.b, l.a) == n
+                let known = n.split_once("->").is_some_and(|(a, b)| match (self.node_ids.get(a), self.node_ids.get(b)) {
+                    (Some(&a), Some(&b)) => self.link_pairs.contains(&(a.min(b), a.max(b))),
+                    _ => false,
                 });
                 if !known {
-                    return Err(s.error("queues", format!("unknown queue \"{n}\"; queues are named \"from->to\" after a link direction")));
+                    return Err(s.error("queues", format!("unknown queue {}; queues are named \"from->to\" after a link direction", quote(n))));
                 }
             }
         }
@@ -290,7 +354,7 @@ fn selection(s: &Section, key: &str) -> Result<Selection, ScenarioError> {
         return match v.value.as_str() {
             "all" => Ok(Selection::All),
             "none" => Ok(Selection::Named(Vec::new())),
-            other => Err(s.error(key, format!("expected \"all\", \"none\" or a list of names, got \"{other}\""))),
+            other => Err(s.error(key, format!("expected \"all\", \"none\" or a list of names, got {}", quote(other)))),
         };
     }
     Ok(s.string_list(key)
@@ -299,7 +363,15 @@ fn selection(s: &Section, key: &str) -> Result<Selection, ScenarioError> {
 }
 
 fn queue_params(s: &Section) -> Result<QueueParams, ScenarioError> {
+    s.allow(RED_KEYS)?;
     let kind = s.required("kind", s.choice("kind", &["droptail", "red"])?, "\"droptail\" or \"red\"")?;
+    if kind.value == "droptail" {
+        for &key in RED_KEYS {
+            if !DROPTAIL_KEYS.contains(&key) && s.present(key) {
+                return Err(s.error(key, format!("'{key}' applies to RED queues; this queue has kind = \"droptail\"")));
+            }
+        }
+    }
     let limit = s.quantity("limit", parse_limit, units::LIMIT_EXPECTED)?;
     let params = if kind.value == "droptail" {
         let p = DropTailParams { limit: limit.unwrap_or(DropTailParams::default().limit) };
@@ -408,8 +480,8 @@ fn tcp_params(s: &Section) -> Result<TcpParams, ScenarioError> {
     if p.receiver == ReceiverKind::Delayed && p.delayed_ack_timeout == 0 {
         return Err(s.error("delayed_ack_timeout", "expected a time greater than zero"));
     }
-    for key in ["rate", "jitter"] {
-        if s.has(key) {
+    for key in CBR_ONLY_KEYS {
+        if s.present(key) {
             return Err(s.error(key, format!("'{key}' applies to type = \"cbr\" flows; this flow is TCP")));
         }
     }
@@ -418,8 +490,8 @@ fn tcp_params(s: &Section) -> Result<TcpParams, ScenarioError> {
 
 fn cbr_params(s: &Section) -> Result<CbrParams, ScenarioError> {
     let d = CbrParams::default();
-    for key in ["recovery", "cc", "receiver", "max_window", "initial_window", "packets"] {
-        if s.has(key) {
+    for key in TCP_ONLY_KEYS {
+        if s.present(key) {
             return Err(s.error(key, format!("'{key}' applies to TCP flows; this flow has type = \"cbr\"")));
         }
     }

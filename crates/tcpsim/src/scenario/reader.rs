@@ -75,6 +75,26 @@ impl<'a> Section<'a> {
         self.table.get(key).is_some()
     }
 
+    /// Rejects, before anything else is read, any key not in `allowed`, so that a typo is
+    /// reported as itself (with the closest known key) rather than by a later error.
+    pub fn allow(&self, allowed: &[&str]) -> Result<(), ScenarioError> {
+        for (key, _) in self.table.iter() {
+            if !allowed.contains(&key) {
+                let hint = match closest(key, allowed) {
+                    Some(k) => format!("; did you mean '{k}'?"),
+                    None => String::new(),
+                };
+                return Err(self.error(key, format!("unknown key {}{hint} Expected one of {}", quote_key(key), quote_list(allowed))));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `key` is present, without accepting it (for "applies to X only" checks).
+    pub fn present(&self, key: &str) -> bool {
+        self.table.get(key).is_some()
+    }
+
     fn item(&self, key: &str) -> Option<&'a Item> {
         self.asked.borrow_mut().push(key.to_string());
         self.table.get(key)
@@ -115,7 +135,7 @@ impl<'a> Section<'a> {
             None => Ok(None),
             Some(Value::String(s)) => parse(s.value())
                 .map(Some)
-                .map_err(|why| self.error(key, format!("expected {why}, got \"{}\"", s.value()))),
+                .map_err(|why| self.error(key, format!("expected {why}, got {}", quote(s.value())))),
             Some(other) => Err(self.error(key, format!("expected {expected} (as a quoted string), got {}", describe(other)))),
         }
     }
@@ -123,6 +143,14 @@ impl<'a> Section<'a> {
     pub fn integer(&self, key: &str, min: i64, max: i64) -> Result<Option<i64>, ScenarioError> {
         match self.value(key, "an integer")? {
             None => Ok(None),
+            Some(Value::Float(f)) if f.value().fract() == 0.0 && f.value().abs() < 9.0e15 => {
+                let v = *f.value() as i64;
+                if v < min || v > max {
+                    Err(self.error(key, format!("expected an integer from {min} to {max}, got {v}")))
+                } else {
+                    Ok(Some(v))
+                }
+            }
             Some(Value::Integer(i)) => {
                 let v = *i.value();
                 if v < min || v > max {
@@ -161,7 +189,7 @@ impl<'a> Section<'a> {
     pub fn choice(&self, key: &str, choices: &[&str]) -> Result<Option<Located<String>>, ScenarioError> {
         let Some(s) = self.string(key)? else { return Ok(None) };
         if !choices.contains(&s.value.as_str()) {
-            return Err(self.error(key, format!("expected one of {}, got \"{}\"", quote_list(choices), s.value)));
+            return Err(self.error(key, format!("expected one of {}, got {}", quote_list(choices), quote(&s.value))));
         }
         Ok(Some(s))
     }
@@ -227,7 +255,7 @@ impl<'a> Section<'a> {
                 let mut known: Vec<&str> = asked.iter().map(|s| s.as_str()).collect();
                 known.sort_unstable();
                 known.dedup();
-                return Err(self.error(key, format!("unknown key '{key}'; expected one of {}", quote_list(&known))));
+                return Err(self.error(key, format!("unknown key {}; expected one of {}", quote_key(key), quote_list(&known))));
             }
         }
         Ok(())
@@ -236,7 +264,7 @@ impl<'a> Section<'a> {
 
 fn describe(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("the string \"{}\"", s.value()),
+        Value::String(s) => format!("the string {}", quote(s.value())),
         Value::Integer(i) => format!("the integer {}", i.value()),
         Value::Float(f) => format!("the number {}", f.value()),
         Value::Boolean(b) => format!("{}", b.value()),
@@ -248,4 +276,43 @@ fn describe(v: &Value) -> String {
 
 pub fn quote_list(items: &[&str]) -> String {
     items.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// A value from the file, quoted and escaped so that newlines or control characters in
+/// it cannot split or garble a message.
+pub fn quote(value: &str) -> String {
+    format!("{value:?}")
+}
+
+/// A key as written: 'rate', or escaped like a value if it has unusual characters.
+pub fn quote_key(key: &str) -> String {
+    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        format!("'{key}'")
+    } else {
+        quote(key)
+    }
+}
+
+/// The allowed key nearest to `key` by edit distance, if it is a plausible typo.
+fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
+    let distance = |a: &str, b: &str| -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut previous = row[0];
+            row[0] = i + 1;
+            for j in 0..b.len() {
+                let substitution = previous + (ca != b[j]) as usize;
+                previous = row[j + 1];
+                row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+            }
+        }
+        row[b.len()]
+    };
+    allowed
+        .iter()
+        .map(|&k| (distance(key, k), k))
+        .filter(|&(d, k)| d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
 }

@@ -10,53 +10,118 @@ use crate::scenario::{FlowKind, Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
 use std::collections::HashMap;
 
-pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError> {
-    let mut links = Vec::with_capacity(scenario.links.len() * 2);
+/// What building needs beyond the scenario text: interned routes and, per flow, its data
+/// and ACK route ids. Computing it also runs every check that needs the assembled network.
+pub(crate) struct Plan {
+    pub routes: Vec<Vec<u32>>,
+    pub flow_routes: Vec<(u32, u32)>,
+}
+
+/// Checks what only the network shows (routes, queue limits against the largest packet,
+/// serialization times of at least 1 ps) and computes the routes.
+pub(crate) fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
     let mut graph = Graph::new(scenario.nodes.len());
+    for (i, l) in scenario.links.iter().enumerate() {
+        graph.add(l.a, l.b, 2 * i as u32);
+        graph.add(l.b, l.a, 2 * i as u32 + 1);
+    }
+
+    let sizes = scenario.flows.iter().flat_map(|f| match &f.kind {
+        FlowKind::Tcp(p) => [p.packet_size + p.header_size, syn_size(p.header_size), p.ack_size],
+        FlowKind::Cbr(p) => [p.packet_size; 3],
+    });
+    let (smallest, largest) = sizes.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    for (i, l) in scenario.links.iter().enumerate() {
+        for (reverse, queue) in [(false, &l.queue_ab), (true, &l.queue_ba)] {
+            queue.capacity_check(largest).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
+        }
+        if time::transmission_time(smallest as u64, l.rate_bps) == 0 {
+            return Err(scenario.link_error(
+                i,
+                "rate",
+                format!("expected a rate at which a {smallest} B packet takes at least 1 ps to send"),
+            ));
+        }
+    }
+    for (i, f) in scenario.flows.iter().enumerate() {
+        if let FlowKind::Cbr(p) = &f.kind {
+            if time::transmission_time(p.packet_size as u64, p.rate_bps) == 0 {
+                return Err(scenario.flow_error(i, "expected a CBR rate that leaves at least 1 ps between packets"));
+            }
+        }
+    }
+
+    let mut router = Router { graph: &graph, trees: HashMap::new() };
+    let mut interned: HashMap<(usize, usize), u32> = HashMap::new();
+    let mut routes = Vec::new();
+    let mut flow_routes = Vec::with_capacity(scenario.flows.len());
+    for (i, f) in scenario.flows.iter().enumerate() {
+        let mut route_id = |from: usize, to: usize| -> Result<u32, ScenarioError> {
+            if let Some(&id) = interned.get(&(from, to)) {
+                return Ok(id);
+            }
+            let hops = router.route(from, to).ok_or_else(|| {
+                let (a, b) = (&scenario.nodes[from], &scenario.nodes[to]);
+                scenario.flow_error(i, format!("no route from {a:?} to {b:?}: expected links connecting them"))
+            })?;
+            routes.push(hops);
+            let id = (routes.len() - 1) as u32;
+            interned.insert((from, to), id);
+            Ok(id)
+        };
+        flow_routes.push((route_id(f.from, f.to)?, route_id(f.to, f.from)?));
+    }
+    Ok(Plan { routes, flow_routes })
+}
+
+/// The SYN is header-only, but at least one byte on the wire.
+pub(crate) fn syn_size(header_size: u32) -> u32 {
+    header_size.max(1)
+}
+
+/// Shortest paths with one BFS tree per distinct origin. A host with a single link routes
+/// through its neighbour, so the thousand sources of a dumbbell share the router's tree
+/// (the paths are the ones BFS from the host itself would find).
+struct Router<'g> {
+    graph: &'g Graph,
+    trees: HashMap<usize, Vec<Option<(usize, u32)>>>,
+}
+
+impl Router<'_> {
+    fn route(&mut self, from: usize, to: usize) -> Option<Vec<u32>> {
+        let mut hops = Vec::new();
+        let mut node = from;
+        while node != to && self.graph.out[node].len() == 1 && hops.len() <= self.graph.out.len() {
+            let (next, link) = self.graph.out[node][0];
+            hops.push(link);
+            node = next;
+        }
+        if node == to {
+            return Some(hops);
+        }
+        let graph = self.graph;
+        let tree = self.trees.entry(node).or_insert_with(|| graph.tree(node));
+        hops.extend(path(tree, node, to)?);
+        Some(hops)
+    }
+}
+
+pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError> {
+    let plan = plan(scenario)?;
+    let mut links = Vec::with_capacity(scenario.links.len() * 2);
     for l in &scenario.links {
         for (from, to, queue) in [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)] {
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
-            let id = links.len() as u32;
             links.push(LinkDirection::new(from, to, l.rate_bps, l.delay, queue.build(l.rate_bps, random)));
-            graph.add(from, to, id);
         }
     }
-
-    let largest_packet = scenario.flows.iter().map(|f| match &f.kind {
-        FlowKind::Tcp(p) => p.packet_size + p.header_size,
-        FlowKind::Cbr(p) => p.packet_size,
-    });
-    let largest_packet = largest_packet.max().unwrap_or(0);
-    for l in &scenario.links {
-        for queue in [&l.queue_ab, &l.queue_ba] {
-            queue.capacity_check(largest_packet).map_err(|expected| ScenarioError {
-                file: scenario.file.clone(),
-                line: l.line,
-                key: "queue.limit".to_string(),
-                message: format!("expected {expected}"),
-            })?;
-        }
-    }
-
-    let mut trees = HashMap::new();
-    let mut route_between = |from: usize, to: usize| -> Option<Vec<u32>> {
-        let tree = trees.entry(from).or_insert_with(|| graph.tree(from));
-        path(tree, from, to)
-    };
-    let mut routes = Vec::new();
-    let mut flows = Vec::with_capacity(scenario.flows.len());
-    for (i, f) in scenario.flows.iter().enumerate() {
-        let unreachable = |a: usize, b: usize| {
-            scenario.flow_error(i, format!("no route from \"{}\" to \"{}\": expected links connecting them", scenario.nodes[a], scenario.nodes[b]))
-        };
-        let data = route_between(f.from, f.to).ok_or_else(|| unreachable(f.from, f.to))?;
-        let ack = route_between(f.to, f.from).ok_or_else(|| unreachable(f.to, f.from))?;
-        routes.push(data);
-        routes.push(ack);
-        let random = RandomStream::new(scenario.seed, &format!("flow {}", f.name));
-        flows.push(make_flow(f, random, (routes.len() - 2) as u32, (routes.len() - 1) as u32));
-    }
+    let flows = scenario
+        .flows
+        .iter()
+        .zip(&plan.flow_routes)
+        .map(|(f, &(data, ack))| make_flow(f, RandomStream::new(scenario.seed, &format!("flow {}", f.name)), data, ack))
+        .collect();
 
     let series = scenario.monitor.interval.map(|interval| {
         let mut s = TimeSeries::new(interval);
@@ -82,7 +147,7 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
         sched: Scheduler::default(),
         packets: PacketArena::default(),
         links,
-        routes,
+        routes: plan.routes,
         flows,
         series,
     })

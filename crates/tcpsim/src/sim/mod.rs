@@ -6,6 +6,12 @@
 mod build;
 mod report;
 
+/// Checks everything about a scenario that needs the assembled network (routes, queue
+/// limits, serialization times) without building the simulation.
+pub fn plan(scenario: &Scenario) -> Result<(), ScenarioError> {
+    build::plan(scenario).map(|_| ())
+}
+
 use crate::app::CbrSource;
 use crate::engine::packet::{FLAG_CE, FLAG_ECT};
 use crate::engine::time::{self, SimTime};
@@ -170,7 +176,7 @@ impl<'s> Simulation<'s> {
         l.stats.departures += 1;
         l.stats.sojourn_sum += time::to_secs(now - p.enqueued_at);
         l.stats.bytes_sent += p.size as u64;
-        let done = now + time::transmission_time(p.size as u64, l.rate_bps);
+        let done = now.saturating_add(time::transmission_time(p.size as u64, l.rate_bps));
         l.stats.busy_time += done.min(end).saturating_sub(now);
         l.transmitting = Some(id);
         self.sched.schedule(done, EventKind::TransmitDone { link });
@@ -180,7 +186,7 @@ impl<'s> Simulation<'s> {
         let now = self.now();
         let l = &mut self.links[link as usize];
         let id = l.transmitting.take().expect("a transmission was in progress");
-        let arrival = now + l.delay;
+        let arrival = now.saturating_add(l.delay);
         l.in_flight.push_back((arrival, id));
         if l.in_flight.len() == 1 {
             self.sched.schedule(arrival, EventKind::Arrive { link });
@@ -217,7 +223,7 @@ impl<'s> Simulation<'s> {
         let f = &self.flows[flow as usize];
         let (size, route) = match kind {
             PacketKind::Ack => (f.ack_size, f.ack_route),
-            PacketKind::Data if seq == 0 && f.syn => (f.header_size, f.data_route),
+            PacketKind::Data if seq == 0 && f.syn => (build::syn_size(f.header_size), f.data_route),
             _ => (f.data_size, f.data_route),
         };
         let id = self.packets.alloc(Packet {
@@ -253,7 +259,7 @@ impl<'s> Simulation<'s> {
                 match action {
                     AckAction::SendNow(ack) => self.inject(p.flow, ack, PacketKind::Ack),
                     AckAction::StartTimer => {
-                        let at = now + sender.state.params.delayed_ack_timeout;
+                        let at = now.saturating_add(sender.state.params.delayed_ack_timeout);
                         let generation = *delack_generation;
                         self.sched.schedule(at, EventKind::DelayedAckTimer { flow: p.flow, generation });
                     }
@@ -363,7 +369,7 @@ impl<'s> Simulation<'s> {
             return;
         }
         let seq = source.next_packet();
-        let next = now + source.next_interval();
+        let next = now.saturating_add(source.next_interval());
         self.sched.schedule(next, EventKind::CbrSend { flow });
         self.inject(flow, seq, PacketKind::Datagram);
     }
@@ -401,7 +407,7 @@ impl<'s> Simulation<'s> {
             let utilization = if now == 0 { 0.0 } else { bits / (l.rate_bps as f64 * interval_s) };
             series.push(t, entity, "utilization", utilization);
         }
-        let next = now + series.interval;
+        let next = now.saturating_add(series.interval);
         if next <= self.scenario.duration {
             self.sched.schedule(next, EventKind::Sample);
         }

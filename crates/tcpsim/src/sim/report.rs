@@ -142,6 +142,7 @@ pub(super) fn report(sim: &Simulation, wall_seconds: f64) -> RunResults {
         "nodes": sc.nodes.len(),
         "link_directions": sim.links.len(),
         "flows": sc.flows.len(),
+        "monitor_interval_s": sc.monitor.interval.map(time::to_secs),
         "events": sim.sched.events_executed(),
         "wall_seconds": wall_seconds,
     });

@@ -257,7 +257,7 @@ impl TcpState {
     }
 
     pub fn set_rtx_timer(&mut self, now: SimTime) {
-        self.rtx_deadline = Some(now + time::from_secs(self.rtt.timeout()));
+        self.rtx_deadline = Some(now.saturating_add(time::from_secs(self.rtt.timeout())));
     }
 
     /// Rearms the timer while data is outstanding, else stops it (ns-2 `newtimer`).
