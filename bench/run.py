@@ -15,9 +15,9 @@ Targets (ratios measured in one run of this script, tcpsim / ns-2):
 
 For each repetition the two simulators run one after the other (tcpsim, then ns-2), so
 both see the same machine state. Wall time is measured around the child process; peak
-memory is the child's maximum resident set size as reported by wait4(2) for that very
-process (ru_maxrss, kB on Linux; shown in MiB), so runs do not contaminate each other;
-CPU time (user + system, same source) is shown too, as it is less disturbed by other load
+memory (maximum resident set size, shown in MiB) and CPU time (user + system) come from
+GNU time (/usr/bin/time), which reports them for the command alone (see run_measured for
+why wait4 from Python would not); CPU time is shown as it is less disturbed by other load
 on the machine than wall time. The table shows the median over repetitions, goodput (Mbps of in-order data on the wire, 1040-byte
 packets, as dumbbell.tcl computes it) and Jain's fairness index from each simulator,
 and the tcpsim / ns-2 ratios.
@@ -43,6 +43,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -81,31 +82,80 @@ class Measurement:
     error: str = ""
 
 
+def _gnu_time() -> str | None:
+    """Path of GNU time if it supports -o/-f (checked once), else None."""
+    global _GNU_TIME
+    if _GNU_TIME is None:
+        _GNU_TIME = ""
+        exe = shutil.which("time", path="/usr/bin:/bin:/usr/local/bin")
+        if exe:
+            with tempfile.NamedTemporaryFile("r", suffix=".time") as f:
+                r = subprocess.run([exe, "-o", f.name, "-f", "%M", "true"],
+                                   capture_output=True)
+                if r.returncode == 0 and f.read().strip().isdigit():
+                    _GNU_TIME = exe
+    return _GNU_TIME or None
+
+
+_GNU_TIME: str | None = None
+
+
+def _vm_hwm_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run_measured(cmd: list[str], cwd: Path,
                  timeout: float | None) -> tuple[float, float, int, int, str, str]:
     """Run cmd; return (wall s, CPU s, peak RSS kB, exit code, stdout, stderr).
 
-    CPU time (user + system) and peak RSS (ru_maxrss) are those of this child alone,
-    from os.wait4 on its pid.
+    Peak RSS must not come from wait4 on a child that Python started: Linux keeps in the
+    child's ru_maxrss the high-water mark of the memory image it had before exec, and a
+    child spawned by Python starts as (a copy of, or with vfork the very) Python process,
+    so every run would report at least this script's own ~14 MB. The command therefore
+    runs under GNU time (``/usr/bin/time -f %M``), which forks the command from its own
+    small image; without GNU time, /proc/PID/status VmHWM of the command is polled every
+    10 ms (the last 10 ms of a run can be missed). CPU time (user + system) comes from
+    GNU time too, else from wait4. Wall time is measured here, around the whole run.
     """
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    gnu_time = _gnu_time()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
+        full = [gnu_time, "-o", tf.name, "-f", "%e %U %S %M", *cmd] if gnu_time else cmd
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err)
+        proc = subprocess.Popen(full, cwd=cwd, stdout=out, stderr=err, start_new_session=True)
         deadline = None if timeout is None else t0 + timeout
+        hwm = 0
         while True:
-            pid, status, ru = os.wait4(proc.pid, os.WNOHANG if deadline else 0)
+            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
             if pid == proc.pid:
                 break
+            if not gnu_time:
+                hwm = max(hwm, _vm_hwm_kb(proc.pid))
             if deadline and time.perf_counter() > deadline:
-                proc.kill()
+                os.killpg(proc.pid, signal.SIGKILL)  # the command and GNU time
                 pid, status, ru = os.wait4(proc.pid, 0)
                 break
-            time.sleep(0.02)
+            time.sleep(0.01)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from waiting again
+        cpu = ru.ru_utime + ru.ru_stime
+        if gnu_time:
+            # GNU time writes "Command exited with non-zero status N" before the format line.
+            lines = tf.read().strip().splitlines()
+            fields = lines[-1].split() if lines else []
+            if len(fields) == 4:
+                cpu = float(fields[1]) + float(fields[2])
+                hwm = int(fields[3])
         out.seek(0)
         err.seek(0)
-        return (wall, ru.ru_utime + ru.ru_stime, int(ru.ru_maxrss), proc.returncode,
+        return (wall, cpu, hwm, proc.returncode,
                 out.read().decode(errors="replace"), err.read().decode(errors="replace"))
 
 
