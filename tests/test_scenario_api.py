@@ -354,12 +354,14 @@ def test_wrong_object_types_are_named():
     assert _error(sc).key == "flows[0].max_window"
 
 
-def test_run_maps_build_errors_too():
+def test_validate_and_run_map_network_errors_too():
+    # A missing route is found by validation already (the core checks the assembled
+    # network when it loads a scenario), and reported on the Python object path.
     sc = Scenario("1s", nodes=["a", "b", "c"], links=[Link("a", "b", "1Mbps", "1ms")], flows=[TcpFlow("a", "c")])
-    sc.validate()   # parses fine; the missing route is found when the network is built
-    with pytest.raises(tcpsim.ScenarioError, match=r"^Scenario\.flows\[0\]: no route") as info:
-        sc.run()
-    assert info.value.key == "flows[0]"
+    for action in (sc.validate, sc.run):
+        with pytest.raises(tcpsim.ScenarioError, match=r"^Scenario\.flows\[0\]: no route") as info:
+            action()
+        assert info.value.key == "flows[0]"
 
 
 def test_load_reports_the_files_own_error_with_file_and_line(tmp_path):

@@ -14,8 +14,40 @@ pandas DataFrames, stores them as Parquet, draws plots (`tcpsim.plots`) and prov
 from ._core import ScenarioError, __version__
 from .api import read_scenario, run, validate
 from .results import SCHEMAS, TABLES, Results, load_results
+from . import analysis, metrics
+from .analysis import aggregate, window
+from .scenario import (
+    RED,
+    CbrFlow,
+    Chain,
+    DropTail,
+    Dumbbell,
+    Link,
+    LinkSpec,
+    Monitor,
+    Scenario,
+    TcpFlow,
+)
+from .sweep import Sweep, load_sweep, run_sweep
 
 __all__ = [
+    "RED",
+    "CbrFlow",
+    "Chain",
+    "DropTail",
+    "Dumbbell",
+    "Link",
+    "LinkSpec",
+    "Monitor",
+    "Scenario",
+    "Sweep",
+    "TcpFlow",
+    "aggregate",
+    "analysis",
+    "load_sweep",
+    "metrics",
+    "run_sweep",
+    "window",
     "ScenarioError",
     "Results",
     "SCHEMAS",

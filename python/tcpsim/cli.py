@@ -20,6 +20,10 @@ examples:
         check scenario files without running them
   tcpsim plot results/dumbbell
         redraw the plots of saved results
+  tcpsim sweep examples/sweep_red.toml
+        run a parameter sweep (grid x seeds) on all cores; see docs/sweeps.md
+  tcpsim sweep examples/sweep_red.toml --scheduler tcp://127.0.0.1:8786
+        the same sweep on a Dask cluster
 
 exit status: 0 success, 1 other failure, 2 invalid scenario or usage error.
 The scenario format is described in docs/scenario.md.
@@ -59,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     plot = sub.add_parser("plot", help="draw the plots of a saved results directory")
     plot.add_argument("results", metavar="DIR", help="directory written by `tcpsim run --out`")
     plot.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
+
+    from .sweep import add_cli as add_sweep_cli
+
+    add_sweep_cli(sub)
     return parser
 
 
@@ -80,6 +88,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _cmd_validate(args)
         if args.command == "plot":
             return _cmd_plot(args)
+        if args.command == "sweep":
+            from .sweep import cli_main as sweep_main
+
+            return sweep_main(args)
     except KeyboardInterrupt:
         print("tcpsim: interrupted", file=sys.stderr)
         return 130
