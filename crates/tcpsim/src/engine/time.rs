@@ -27,6 +27,10 @@ pub fn from_secs(s: f64) -> u64 {
 /// Time to serialize `bytes` at `rate_bps` bits per second, rounded to the nearest ps
 /// (saturating at the end of the clock).
 pub fn transmission_time(bytes: u64, rate_bps: u64) -> Dur {
+    // 64-bit arithmetic is exact below 2 MB (bytes · 8e12 < 2^64); the common case.
+    if bytes < 2_000_000 && rate_bps > 0 {
+        return (bytes * 8 * PS_PER_S + rate_bps / 2) / rate_bps;
+    }
     let bits_ps = bytes as u128 * 8 * PS_PER_S as u128;
     let rate = rate_bps.max(1) as u128;
     u64::try_from((bits_ps + rate / 2) / rate).unwrap_or(u64::MAX)

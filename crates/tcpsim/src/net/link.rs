@@ -4,9 +4,12 @@
 //! A packet leaves the queue when the transmitter is free, occupies it for
 //! size · 8 / rate, then travels `delay` to the far end (ns-2 `LinkDelay`: the queue
 //! resumes after the transmission time, the packet arrives after transmission + delay).
-//! Packets in flight leave in order, so a link keeps them in its own FIFO and has at most
-//! one pending arrival event. The link keeps the queue's counters, so every discipline is
-//! measured the same way.
+//! Packets in flight on a link leave in order, so a link keeps them in its own FIFO and
+//! has at most one pending arrival event. The end of a transmission needs an event only
+//! when a packet is waiting for the transmitter; otherwise the link just records when it
+//! becomes free and, like ns-2, tells the queue it found nothing to send at that moment
+//! when the next packet comes (RED's idle period starts then). The link keeps the queue's
+//! counters, so every discipline is measured the same way.
 
 use crate::engine::{Dur, PacketId, SimTime};
 use crate::queue::QueueDiscipline;
@@ -39,8 +42,13 @@ pub struct LinkDirection {
     pub rate_bps: u64,
     pub delay: Dur,
     pub queue: Box<dyn QueueDiscipline>,
-    /// Packet being serialized, if any.
-    pub transmitting: Option<PacketId>,
+    /// When the transmitter finishes its current packet.
+    pub busy_until: SimTime,
+    /// A `TransmitDone` event is scheduled at `busy_until`.
+    pub done_event_pending: bool,
+    /// The transmitter went free at `busy_until` with an empty queue and the queue has
+    /// not yet been asked for a packet at that time.
+    pub owes_empty_dequeue: bool,
     /// Packets propagating, with their arrival times (non-decreasing).
     pub in_flight: VecDeque<(SimTime, PacketId)>,
     pub stats: LinkStats,
@@ -54,10 +62,17 @@ impl LinkDirection {
             rate_bps,
             delay,
             queue,
-            transmitting: None,
+            busy_until: 0,
+            done_event_pending: false,
+            owes_empty_dequeue: false,
             in_flight: VecDeque::new(),
             stats: LinkStats::default(),
         }
+    }
+
+    /// The transmitter is free and nothing is scheduled to take the next packet.
+    pub fn idle(&self, now: SimTime) -> bool {
+        !self.done_event_pending && now >= self.busy_until
     }
 
     /// Accumulates the queue-length integral up to `now`; call before the length changes.

@@ -202,7 +202,7 @@ impl Red {
             idle_slots = (self.packets_per_second * idle_time).floor();
         }
         let w = self.params.weight;
-        let decayed = self.vars.avg * (1.0 - w).powf(idle_slots);
+        let decayed = if idle_slots > 0.0 { self.vars.avg * (1.0 - w).powf(idle_slots) } else { self.vars.avg };
         self.vars.avg = (1.0 - w) * decayed + w * self.queue_length();
     }
 

@@ -138,6 +138,12 @@ impl<'s> Simulation<'s> {
         let arrival = Arrival { id, size: p.size, ect: p.flags & FLAG_ECT != 0 };
         let (flow, kind) = (p.flow, p.kind);
         let l = &mut self.links[link as usize];
+        if l.owes_empty_dequeue && now >= l.busy_until {
+            // ns-2 asked the queue for a packet when the last transmission ended.
+            l.owes_empty_dequeue = false;
+            let nothing = l.queue.dequeue(l.busy_until);
+            debug_assert!(nothing.is_none());
+        }
         l.account_length(now);
         l.stats.arrivals += 1;
         match l.queue.enqueue(arrival, now) {
@@ -159,8 +165,13 @@ impl<'s> Simulation<'s> {
         }
         let l = &mut self.links[link as usize];
         l.stats.max_length = l.stats.max_length.max(l.queue.len_packets());
-        if l.transmitting.is_none() {
+        if l.idle(now) {
             self.start_transmission(link);
+        } else if !l.done_event_pending && l.queue.len_packets() > 0 {
+            // A packet now waits for the transmitter: take it when the current one ends.
+            l.owes_empty_dequeue = false;
+            l.done_event_pending = true;
+            self.sched.schedule(l.busy_until, EventKind::TransmitDone { link });
         }
     }
 
@@ -178,19 +189,24 @@ impl<'s> Simulation<'s> {
         l.stats.bytes_sent += p.size as u64;
         let done = now.saturating_add(time::transmission_time(p.size as u64, l.rate_bps));
         l.stats.busy_time += done.min(end).saturating_sub(now);
-        l.transmitting = Some(id);
-        self.sched.schedule(done, EventKind::TransmitDone { link });
-    }
-
-    fn transmit_done(&mut self, link: u32) {
-        let now = self.now();
-        let l = &mut self.links[link as usize];
-        let id = l.transmitting.take().expect("a transmission was in progress");
-        let arrival = now.saturating_add(l.delay);
+        l.busy_until = done;
+        // The packet reaches the far end after serialization and propagation (ns-2
+        // LinkDelay schedules it when transmission starts, as here).
+        let arrival = done.saturating_add(l.delay);
         l.in_flight.push_back((arrival, id));
         if l.in_flight.len() == 1 {
             self.sched.schedule(arrival, EventKind::Arrive { link });
         }
+        if l.queue.len_packets() > 0 {
+            l.done_event_pending = true;
+            self.sched.schedule(done, EventKind::TransmitDone { link });
+        } else {
+            l.owes_empty_dequeue = true;
+        }
+    }
+
+    fn transmit_done(&mut self, link: u32) {
+        self.links[link as usize].done_event_pending = false;
         self.start_transmission(link);
     }
 
