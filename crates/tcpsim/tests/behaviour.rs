@@ -238,3 +238,38 @@ packets = 1000
     let acks = i64_col(&r.queues, "arrivals")[q];
     assert!((500..=560).contains(&acks), "delayed ACKs sent {acks} ACKs for 1000 packets");
 }
+
+#[test]
+fn delayed_ack_timer_holds_a_lone_packet_for_100_ms() {
+    // One data packet after the SYN: the SYN is ACKed at once (ns-2 SYN_immediate_ack_),
+    // the lone data packet only when the 100 ms delayed-ACK timer fires. The round trip
+    // of a 1040 B packet and a 40 B ACK over 10 Mb/s, 5 ms each way is
+    // 10 ms + 0.832 ms + 0.032 ms = 10.864 ms; the delayed one measures 100 ms more.
+    let text = r#"
+[simulation]
+duration = "2s"
+
+[network]
+nodes = ["a", "b"]
+
+[[link]]
+from = "a"
+to = "b"
+rate = "10Mbps"
+delay = "5ms"
+
+[[flow]]
+name = "one"
+from = "a"
+to = "b"
+receiver = "delayed"
+packets = 1
+clock_granularity = "1us"
+"#;
+    let r = run(text);
+    let (min, max) = (f64_col(&r.flows, "rtt_min_s")[0], f64_col(&r.flows, "rtt_max_s")[0]);
+    assert_eq!(i64_col(&r.flows, "rtt_samples")[0], 2);
+    assert!((min - 0.010_064).abs() < 1e-6, "SYN round trip {min}"); // 40 B both ways
+    assert!((max - 0.110_864).abs() < 1e-6, "delayed data ACK round trip {max}");
+    assert_eq!(i64_col(&r.flows, "unique_packets")[0], 1);
+}
