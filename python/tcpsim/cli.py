@@ -30,6 +30,17 @@ The scenario format is described in docs/scenario.md.
 """
 
 
+PLOT_EPILOG = """\
+examples:
+  tcpsim plot results/dumbbell
+        cwnd, throughput, queue (with drops) and utilization vs time of one run
+  tcpsim plot results/sweeps/sweep_red
+        metrics vs a swept parameter, mean +- SD over seeds
+  tcpsim plot results/sweeps/sweep_red --x dumbbell.bottleneck.queue.max_th \\
+        --hue "flow[*].recovery" --y jain_index,goodput_bps --error ci95
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tcpsim",
@@ -60,9 +71,33 @@ def build_parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check scenario files without running them")
     val.add_argument("scenarios", metavar="SCENARIO", nargs="+")
 
-    plot = sub.add_parser("plot", help="draw the plots of a saved results directory")
-    plot.add_argument("results", metavar="DIR", help="directory written by `tcpsim run --out`")
+    plot = sub.add_parser(
+        "plot",
+        help="draw the plots of a saved run or sweep directory",
+        description="Draw PNGs from a results directory (written by `tcpsim run --out`): "
+                    "cwnd.png, throughput.png, queue.png, utilization.png; or from a sweep "
+                    "directory (written by `tcpsim sweep`, holding sweep.parquet): one "
+                    "sweep_<metric>.png per metric, mean over seeds with error bars, "
+                    "against a swept parameter.",
+        epilog=PLOT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    plot.add_argument("results", metavar="DIR",
+                      help="directory written by `tcpsim run --out` or by `tcpsim sweep`")
     plot.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
+    plot.add_argument("--x", metavar="PARAM",
+                      help="sweep: parameter on the x axis (default: the numeric parameter "
+                           "with the most values)")
+    plot.add_argument("--y", metavar="METRIC", action="append",
+                      help="sweep: metric column to plot; repeat or separate with commas "
+                           "(default: goodput_bps, jain_index, bottleneck_utilization, "
+                           "bottleneck_queue_mean_pkts, drops, rtt_mean_s)")
+    plot.add_argument("--hue", metavar="PARAM",
+                      help="sweep: parameter drawn as separate lines (default: the remaining "
+                           "parameter with the fewest values)")
+    plot.add_argument("--error", choices=("sd", "ci95", "none"), default="sd",
+                      help="sweep: error bars across seeds, +-1 standard deviation (sd, the "
+                           "default) or the 95%% confidence interval of the mean (ci95)")
 
     from .sweep import add_cli as add_sweep_cli
 
@@ -168,16 +203,65 @@ def _cmd_validate(args) -> int:
 
 
 def _cmd_plot(args) -> int:
+    d = Path(args.results)
+    if not d.is_dir():
+        return _fail(f"no such directory: {d}")
+    sweep_opts = [f"--{k}" for k in ("x", "y", "hue") if getattr(args, k)]
+    if (d / "sweep.parquet").exists():
+        return _plot_sweep(args, d)
+    if (d / "flows.parquet").exists() or (d / "flows.csv").exists():
+        if sweep_opts:
+            verb = "applies" if len(sweep_opts) == 1 else "apply"
+            return _fail(f"{', '.join(sweep_opts)} {verb} only to sweep directories; {d} "
+                         "holds the results of one run")
+        return _plot_run(args, d)
+    if (d / "sweep.json").exists() or (d / "runs").is_dir():
+        return _fail(f"{d} is a sweep directory without sweep.parquet: the sweep has not "
+                     "finished (run `tcpsim sweep SPEC` again to complete it)", status=1)
+    return _fail(f"{d} is neither a run results directory (flows.parquet, written by "
+                 "`tcpsim run --out`) nor a sweep directory (sweep.parquet, written by "
+                 "`tcpsim sweep`)")
+
+
+def _plot_run(args, d: Path) -> int:
     from .plots import plot_all
     from .results import load_results
 
     try:
-        results = load_results(args.results)
+        results = load_results(d)
     except (OSError, ValueError) as e:
         return _fail(str(e), status=1)
-    pngs = plot_all(results, args.out or args.results)
+    try:
+        pngs = plot_all(results, args.out or d)
+    except OSError as e:
+        return _fail(f"cannot write plots to {args.out or d}: {e}", status=1)
     if not pngs:
         return _fail("the results hold no time series (set [monitor] interval)", status=1)
+    for p in pngs:
+        print(p)
+    return 0
+
+
+def _plot_sweep(args, d: Path) -> int:
+    from .plots import plot_sweep_all
+    from .sweep import load_sweep
+
+    try:
+        table = load_sweep(d)
+    except (OSError, ValueError) as e:
+        return _fail(str(e), status=1)
+    ys = None
+    if args.y:
+        ys = [y.strip() for arg in args.y for y in arg.split(",") if y.strip()]
+    try:
+        pngs = plot_sweep_all(table, args.out or d, x=args.x, y=ys, hue=args.hue,
+                              error=args.error)
+    except ValueError as e:
+        return _fail(f"{d}: {e}")
+    except OSError as e:
+        return _fail(f"cannot write plots to {args.out or d}: {e}", status=1)
+    if not pngs:
+        return _fail(f"{d}: the sweep table has no metric to plot", status=1)
     for p in pngs:
         print(p)
     return 0

@@ -1,0 +1,337 @@
+"""tcpsim.plots and `tcpsim plot`: every plot on real (small) runs and a real sweep.
+
+The figures are checked through their matplotlib objects (titles, axis labels, legend
+entries, plotted data), not through pixels; the PNGs are checked to exist and be
+non-trivial images.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import tcpsim
+from tcpsim import plots
+from tcpsim.cli import main as cli_main
+from tcpsim.sweep import Sweep, run_sweep
+
+PNG = b"\x89PNG\r\n\x1a\n"
+MIN_PNG_BYTES = 10_000
+
+
+def _is_png(path: Path) -> bool:
+    return path.exists() and path.read_bytes()[:8] == PNG and path.stat().st_size > MIN_PNG_BYTES
+
+
+def _legend_texts(ax):
+    leg = ax.get_legend()
+    return [t.get_text() for t in leg.get_texts()] if leg is not None else []
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def run(small_scenario):
+    """The conftest 2-flow RED dumbbell (5 s, every flow and queue sampled every 100 ms)."""
+    return tcpsim.run(small_scenario)
+
+
+@pytest.fixture(scope="module")
+def many_flows():
+    """40 flows through one DropTail bottleneck: the aggregate (band) view."""
+    sc = tcpsim.Scenario(
+        duration="3s", seed=1,
+        dumbbell=tcpsim.Dumbbell(
+            pairs=40, bottleneck=tcpsim.LinkSpec("20Mbps", "10ms", queue=tcpsim.DropTail(limit="100p")),
+            access=tcpsim.LinkSpec("100Mbps", "1ms")),
+        flows=[tcpsim.TcpFlow("s{i}", "d{i}", name="f{i}", count=40, max_window=200,
+                              start_spacing="10ms")],
+        monitor=tcpsim.Monitor(interval="100ms", queues=["r1->r2", "r2->r1"]),
+    )
+    return sc.run()
+
+
+SWEEP_BASE = tcpsim.Scenario(
+    duration="2s", seed=1,
+    dumbbell=tcpsim.Dumbbell(pairs=2, bottleneck=tcpsim.LinkSpec("5Mbps", "10ms"),
+                             access=tcpsim.LinkSpec("100Mbps", "2ms"),
+                             access_delays=["1ms", "6ms"]),
+    flows=[tcpsim.TcpFlow("s{i}", "d{i}", name="tcp{i}", count=2, max_window=100)],
+    monitor=tcpsim.Monitor(interval="100ms", queues=["r1->r2"]),
+)
+QUEUE = "dumbbell.bottleneck.queue"
+WINDOW = "flow[*].max_window"
+RECOVERY = "flow[*].recovery"
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory):
+    """A real sweep: 2 queue disciplines x 2 windows x 2 recoveries x 2 seeds = 16 runs."""
+    out = tmp_path_factory.mktemp("sweep") / "sw"
+    sweep = Sweep(SWEEP_BASE, grid={
+        QUEUE: [{"kind": "droptail", "limit": "30p"},
+                {"kind": "red", "limit": "30p", "min_th": 5, "max_th": 15}],
+        WINDOW: [20, 100],
+        RECOVERY: ["reno", "newreno"],
+    }, seeds=[1, 2], name="plots")
+    run_sweep(sweep, out, workers=2, progress=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def sweep_table(sweep_dir):
+    return tcpsim.load_sweep(sweep_dir)
+
+
+# --------------------------------------------------------------------------- run plots
+
+
+def test_cwnd_plot(run, tmp_path):
+    fig = plots.plot_cwnd(run, tmp_path / "cwnd.png")
+    assert _is_png(tmp_path / "cwnd.png")
+    ax = fig.axes[0]
+    assert ax.get_title() == "Congestion window"
+    assert ax.get_xlabel() == "time (s)" and ax.get_ylabel() == "cwnd (packets)"
+    assert [line.get_label() for line in ax.get_lines()] == ["reno", "newreno"]
+    assert _legend_texts(ax) == ["reno", "newreno"]
+    assert ax.get_xlim() == (0.0, 5.0)
+    reno = ax.get_lines()[0]
+    np.testing.assert_allclose(reno.get_ydata(), run.series("cwnd")["reno"].to_numpy())
+
+
+def test_throughput_plot(run, tmp_path):
+    fig = plots.plot_throughput(run, tmp_path / "tput.png")
+    assert _is_png(tmp_path / "tput.png")
+    ax = fig.axes[0]
+    assert ax.get_title() == "Per-flow throughput (goodput)"
+    assert ax.get_xlabel() == "time (s)"
+    assert ax.get_ylabel() == "throughput (Mbit/s, 1 s average)"
+    assert _legend_texts(ax) == ["reno", "newreno"]
+    # raw intervals: 8 * bytes / 0.1 s, in Mbit/s
+    raw = plots.plot_throughput(run, average=None).axes[0]
+    assert raw.get_ylabel() == "throughput (Mbit/s, per 100 ms)"
+    y = raw.get_lines()[0].get_ydata()
+    expected = run.series("delivered_bytes")["reno"].to_numpy() * 8 / 0.1 / 1e6
+    np.testing.assert_allclose(y[-len(expected):], expected)
+
+
+def test_queue_plot_has_length_red_average_and_drop_panel(run, tmp_path):
+    fig = plots.plot_queue(run, tmp_path / "queue.png")
+    assert _is_png(tmp_path / "queue.png")
+    top, bottom = fig.axes
+    assert top.get_title() == "Queue r1->r2 (RED)"
+    assert top.get_ylabel() == "queue length (packets)"
+    assert [line.get_label() for line in top.get_lines()] == ["queue length", "RED average"]
+    assert bottom.get_xlabel() == "time (s)"
+    assert bottom.get_ylabel() == "drops per 100 ms\n(packets)"
+    q = run.queues.set_index("queue").loc["r1->r2"]
+    assert q["early_drops"] > 0 and q["overflow_drops"] > 0  # the scenario drops both ways
+    # totals in the legend = the queue table's counters = the sum of the per-interval bars
+    assert _legend_texts(bottom) == [f"early drops (RED): {q['early_drops']}",
+                                     f"overflow drops (buffer full): {q['overflow_drops']}"]
+    early, overflow = bottom.containers
+    assert sum(p.get_height() for p in early) == q["early_drops"]
+    assert sum(p.get_height() for p in overflow) == q["overflow_drops"]
+    # each bar covers the interval (t - 0.1 s, t] its sample counts
+    widths = {round(p.get_width(), 9) for p in early}
+    assert widths == {-0.1}
+
+
+def test_queue_plot_on_given_axes_marks_drops(run):
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.add_subplot()
+    assert plots.plot_queue(run, ax=ax) is fig
+    labels = [line.get_label() for line in ax.get_lines()]
+    q = run.queues.set_index("queue").loc["r1->r2"]
+    assert f"early drops (RED): {q['early_drops']}" in labels
+    assert f"overflow drops (buffer full): {q['overflow_drops']}" in labels
+    assert ax.get_xlabel() == "time (s)"
+    with pytest.raises(ValueError, match="panel"):
+        plots.plot_queue(run, ax=ax, drops="panel")
+    with pytest.raises(ValueError, match="drops must be"):
+        plots.plot_queue(run, drops="bars")
+
+
+def test_utilization_plot(run, tmp_path):
+    fig = plots.plot_utilization(run, tmp_path / "util.png")
+    assert _is_png(tmp_path / "util.png")
+    ax = fig.axes[0]
+    assert ax.get_title() == "Link utilization"
+    assert ax.get_xlabel() == "time (s)"
+    assert ax.get_ylabel() == "utilization (% of link rate, per 100 ms)"
+    assert ax.get_ylim()[0] == 0 and ax.get_ylim()[1] >= 100
+    mean = run.links.set_index("link").loc["r1->r2", "utilization"]
+    texts = _legend_texts(ax)
+    # only the busy directions (12 are sampled; the access links carry a few % at most)
+    assert texts[0] == f"r1->r2 (run mean {mean * 100:.1f} %)"
+    assert all("->" in t for t in texts) and len(texts) <= plots.MAX_LINKS
+    assert "sampled link directions" in ax.get_legend().get_title().get_text()
+    line = ax.get_lines()[0]
+    np.testing.assert_allclose(line.get_ydata(), run.series("utilization")["r1->r2"] * 100)
+    chosen = plots.plot_utilization(run, links=["r2->r1"]).axes[0]
+    assert [l.get_label().split(" ")[0] for l in chosen.get_lines()[:1]] == ["r2->r1"]
+
+
+def test_plot_all_writes_the_four_run_plots(run, tmp_path):
+    written = plots.plot_all(run, tmp_path)
+    assert [p.name for p in written] == ["cwnd.png", "throughput.png", "queue.png",
+                                         "utilization.png"]
+    assert all(_is_png(p) for p in written)
+
+
+def test_plots_without_time_series(small_scenario, tmp_path):
+    r = tcpsim.run(small_scenario.split("[monitor]")[0])
+    assert plots.plot_all(r, tmp_path) == []
+    fig = plots.plot_queue(r)  # draws a note instead of failing
+    assert "no queue samples" in fig.axes[0].texts[0].get_text()
+
+
+def test_many_flows_use_an_aggregate_view(many_flows, tmp_path):
+    for draw in (plots.plot_cwnd, plots.plot_throughput):
+        fig = draw(many_flows, tmp_path / f"{draw.__name__}.png")
+        assert _is_png(tmp_path / f"{draw.__name__}.png")
+        ax = fig.axes[0]
+        assert _legend_texts(ax) == ["each flow", "10th-90th percentile", "median"]
+        assert ax.get_legend().get_title().get_text() == "40 flows"
+        # the 40 individual lines are drawn, unlabelled
+        assert sum(1 for l in ax.get_lines() if l.get_label().startswith("_")) == 40
+    fig = plots.plot_queue(many_flows)
+    # DropTail: no "early drops" entry, only overflow drops
+    assert [t.split(":")[0] for t in _legend_texts(fig.axes[1])] == ["overflow drops (buffer full)"]
+    assert fig.axes[0].get_title() == "Queue r1->r2 (DropTail)"
+
+
+# --------------------------------------------------------------------------- sweep plots
+
+
+def test_sweep_parameters(sweep_table):
+    assert plots.sweep_parameters(sweep_table) == [QUEUE, WINDOW, RECOVERY, "seed"]
+
+
+def test_sweep_plot_mean_and_sd_across_seeds(sweep_table, tmp_path):
+    fig = plots.sweep_plot(sweep_table, x=WINDOW, y="goodput_bps", hue=RECOVERY,
+                           path=tmp_path / "s.png")
+    assert _is_png(tmp_path / "s.png")
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == WINDOW
+    assert ax.get_ylabel() == "total goodput (Mbit/s)"
+    assert ax.get_title() == "Total goodput vs max_window\n(mean ± 1 SD over 2 runs per point)"
+    # the queue discipline also varies: it goes into the labels, never averaged over
+    assert ax.get_legend().get_title().get_text() == "recovery, queue"
+    assert _legend_texts(ax) == ["reno, queue=droptail", "reno, queue=red, max_th=15, min_th=5",
+                                 "newreno, queue=droptail", "newreno, queue=red, max_th=15, min_th=5"]
+    t = sweep_table
+    sel = t[(t[RECOVERY] == "reno") & (t[QUEUE].str.contains("droptail"))]
+    stats = sel.groupby(WINDOW)["goodput_bps"].agg(["mean", "std"]) / 1e6
+    container = ax.containers[0]
+    data_line, _, (bars,) = container.lines
+    np.testing.assert_allclose(data_line.get_ydata(), stats["mean"].to_numpy())
+    half = [abs(seg[1][1] - seg[0][1]) / 2 for seg in bars.get_segments()]
+    np.testing.assert_allclose(half, stats["std"].to_numpy())
+
+
+def test_sweep_plot_ci95_and_categorical_x(sweep_table):
+    fig = plots.sweep_plot(sweep_table, x=QUEUE, y="jain_index", hue=RECOVERY, error="ci95")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["droptail", "red, max_th=15, min_th=5"]
+    assert ax.get_ylabel() == "Jain's fairness index"
+    assert "mean ± 95 % CI over 2 runs per point" in ax.get_title()
+    t = sweep_table
+    sel = t[(t[RECOVERY] == "reno") & (t[WINDOW] == 20)]
+    stats = sel.groupby(QUEUE, sort=False)["jain_index"].agg(["mean", "std", "count"])
+    _, _, (bars,) = ax.containers[0].lines
+    half = [abs(seg[1][1] - seg[0][1]) / 2 for seg in bars.get_segments()]
+    # 2 runs: t(0.975, 1 dof) = 12.706
+    np.testing.assert_allclose(half, 12.706 * stats["std"].to_numpy() / np.sqrt(2), rtol=1e-6)
+
+
+def test_sweep_plot_defaults(sweep_table, sweep_dir):
+    ax = plots.sweep_plot(sweep_table).axes[0]  # x: the numeric parameter, hue: fewest values
+    assert ax.get_xlabel() == WINDOW
+    assert ax.get_ylabel() == "total goodput (Mbit/s)"
+    assert len(ax.containers) == 4
+    again = plots.sweep_plot(sweep_dir, y="rtt_mean_s").axes[0]  # a directory works too
+    assert again.get_ylabel() == "mean RTT (ms)"
+
+
+def test_sweep_plot_errors(sweep_table):
+    with pytest.raises(ValueError, match="no column 'nope'.*metrics: .*goodput_bps"):
+        plots.sweep_plot(sweep_table, y="nope")
+    with pytest.raises(ValueError, match="no column 'nope'.*parameters: .*seed"):
+        plots.sweep_plot(sweep_table, x="nope")
+    with pytest.raises(ValueError, match="not numeric"):
+        plots.sweep_plot(sweep_table, y="bottleneck")
+    with pytest.raises(ValueError, match="error must be"):
+        plots.sweep_plot(sweep_table, error="se")
+
+
+def test_plot_sweep_all(sweep_table, tmp_path):
+    written = plots.plot_sweep_all(sweep_table, tmp_path)
+    assert [p.name for p in written] == [f"sweep_{m}.png" for m in plots.DEFAULT_SWEEP_METRICS]
+    assert all(_is_png(p) for p in written)
+
+
+# --------------------------------------------------------------------------- tcpsim plot
+
+
+def _cli(prefix, *args):
+    return subprocess.run(prefix + [str(a) for a in args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_cli_plot_run_dir(tcpsim_cli, small_scenario_file, tmp_path):
+    out = tmp_path / "run"
+    assert _cli(tcpsim_cli, "run", small_scenario_file, "--out", out, "-q").returncode == 0
+    proc = _cli(tcpsim_cli, "plot", out)
+    assert proc.returncode == 0, proc.stderr
+    names = ["cwnd.png", "throughput.png", "queue.png", "utilization.png"]
+    assert proc.stdout.split() == [str(out / n) for n in names]
+    assert all(_is_png(out / n) for n in names)
+
+
+def test_cli_plot_sweep_dir(tcpsim_cli, sweep_dir, tmp_path):
+    proc = _cli(tcpsim_cli, "plot", sweep_dir, "--out", tmp_path / "a")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(tmp_path / "a" / f"sweep_{m}.png")
+                                   for m in plots.DEFAULT_SWEEP_METRICS]
+    proc = _cli(tcpsim_cli, "plot", sweep_dir, "--out", tmp_path / "b", "--x", QUEUE,
+                "--hue", WINDOW, "--y", "jain_index,goodput_bps", "--y", "timeouts",
+                "--error", "ci95")
+    assert proc.returncode == 0, proc.stderr
+    assert [Path(p).name for p in proc.stdout.split()] == [
+        "sweep_jain_index.png", "sweep_goodput_bps.png", "sweep_timeouts.png"]
+    assert all(_is_png(Path(p)) for p in proc.stdout.split())
+
+
+def test_cli_plot_errors(sweep_dir, tmp_path, capsys, run):
+    def call(*args):
+        status = cli_main(["plot", *map(str, args)])
+        return status, capsys.readouterr().err
+
+    (tmp_path / "empty").mkdir()
+    status, err = call(tmp_path / "empty")
+    assert status == 2
+    assert "neither a run results directory (flows.parquet" in err
+    assert "nor a sweep directory (sweep.parquet" in err
+
+    status, err = call(tmp_path / "missing")
+    assert status == 2 and "no such directory" in err
+
+    unfinished = tmp_path / "unfinished"
+    (unfinished / "runs").mkdir(parents=True)
+    status, err = call(unfinished)
+    assert status == 1 and "has not finished" in err
+
+    run.save(tmp_path / "r")
+    status, err = call(tmp_path / "r", "--x", "seed")
+    assert status == 2 and "--x applies only to sweep directories" in err
+
+    status, err = call(sweep_dir, "--y", "nope", "--out", tmp_path / "x")
+    assert status == 2 and "no column 'nope'" in err and "Traceback" not in err
