@@ -76,6 +76,21 @@ impl Scheduler {
         self.heap.push(Event { at, seq, kind });
     }
 
+    /// Takes a place in the tie order now, for an event that will be scheduled later
+    /// (see `schedule_reserved`).
+    pub fn reserve(&mut self) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    /// Schedules `kind` at `at` with a tie-order place taken earlier by `reserve`, so it
+    /// runs among same-time events as if it had been scheduled when the place was taken.
+    pub fn schedule_reserved(&mut self, at: SimTime, seq: u64, kind: EventKind) {
+        debug_assert!(at >= self.now, "event scheduled in the past");
+        self.heap.push(Event { at, seq, kind });
+    }
+
     /// Pops the next event with time ≤ `until`, advancing the clock to it.
     pub fn pop_until(&mut self, until: SimTime) -> Option<Event> {
         match self.heap.peek() {
@@ -127,6 +142,16 @@ mod tests {
             ]
         );
         assert_eq!(s.now(), 20);
+    }
+
+    #[test]
+    fn reserved_places_keep_their_tie_order() {
+        let mut s = Scheduler::default();
+        let early = s.reserve();
+        s.schedule(10, EventKind::FlowStart { flow: 2 });
+        s.schedule_reserved(10, early, EventKind::FlowStart { flow: 1 });
+        assert_eq!(s.pop_until(10).map(|e| e.kind), Some(EventKind::FlowStart { flow: 1 }));
+        assert_eq!(s.pop_until(10).map(|e| e.kind), Some(EventKind::FlowStart { flow: 2 }));
     }
 
     #[test]

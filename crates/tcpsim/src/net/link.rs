@@ -49,8 +49,11 @@ pub struct LinkDirection {
     /// The transmitter went free at `busy_until` with an empty queue and the queue has
     /// not yet been asked for a packet at that time.
     pub owes_empty_dequeue: bool,
-    /// Packets propagating, with their arrival times (non-decreasing).
-    pub in_flight: VecDeque<(SimTime, PacketId)>,
+    /// Packets propagating: arrival time (non-decreasing), the tie-order place taken
+    /// when the transmission started (ns-2 schedules the arrival then), packet.
+    pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
+    /// Tie-order place of the end of the current transmission, taken when it started.
+    pub done_seq: u64,
     pub stats: LinkStats,
 }
 
@@ -63,6 +66,7 @@ impl LinkDirection {
             delay,
             queue,
             busy_until: 0,
+            done_seq: 0,
             done_event_pending: false,
             owes_empty_dequeue: false,
             in_flight: VecDeque::new(),

@@ -171,7 +171,7 @@ impl<'s> Simulation<'s> {
             // A packet now waits for the transmitter: take it when the current one ends.
             l.owes_empty_dequeue = false;
             l.done_event_pending = true;
-            self.sched.schedule(l.busy_until, EventKind::TransmitDone { link });
+            self.sched.schedule_reserved(l.busy_until, l.done_seq, EventKind::TransmitDone { link });
         }
     }
 
@@ -190,16 +190,20 @@ impl<'s> Simulation<'s> {
         let done = now.saturating_add(time::transmission_time(p.size as u64, l.rate_bps));
         l.stats.busy_time += done.min(end).saturating_sub(now);
         l.busy_until = done;
-        // The packet reaches the far end after serialization and propagation (ns-2
-        // LinkDelay schedules it when transmission starts, as here).
+        // The packet reaches the far end after serialization and propagation. ns-2's
+        // LinkDelay schedules that arrival, then the end of the transmission, when the
+        // transmission starts; the places taken here give same-time events ns-2's order
+        // even when the events themselves are scheduled later.
         let arrival = done.saturating_add(l.delay);
-        l.in_flight.push_back((arrival, id));
+        let arrival_seq = self.sched.reserve();
+        l.done_seq = self.sched.reserve();
+        l.in_flight.push_back((arrival, arrival_seq, id));
         if l.in_flight.len() == 1 {
-            self.sched.schedule(arrival, EventKind::Arrive { link });
+            self.sched.schedule_reserved(arrival, arrival_seq, EventKind::Arrive { link });
         }
         if l.queue.len_packets() > 0 {
             l.done_event_pending = true;
-            self.sched.schedule(done, EventKind::TransmitDone { link });
+            self.sched.schedule_reserved(done, l.done_seq, EventKind::TransmitDone { link });
         } else {
             l.owes_empty_dequeue = true;
         }
@@ -212,9 +216,9 @@ impl<'s> Simulation<'s> {
 
     fn arrive(&mut self, link: u32) {
         let l = &mut self.links[link as usize];
-        let (_, id) = l.in_flight.pop_front().expect("an arrival was pending");
-        if let Some(&(next, _)) = l.in_flight.front() {
-            self.sched.schedule(next, EventKind::Arrive { link });
+        let (_, _, id) = l.in_flight.pop_front().expect("an arrival was pending");
+        if let Some(&(next, seq, _)) = l.in_flight.front() {
+            self.sched.schedule_reserved(next, seq, EventKind::Arrive { link });
         }
         self.forward(id);
     }
