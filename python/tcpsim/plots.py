@@ -560,36 +560,31 @@ def _short(column: str) -> str:
 
 def _value_labels(values: Sequence) -> Dict:
     """Readable labels for parameter values. Tables written as TOML text (for example a
-    whole queue table) are shown by the keys that differ between the values."""
+    whole queue table) are shown by their ``kind`` and the keys that differ between the
+    values of the same kind: ``droptail``, ``red, max_th=30``, ``red, max_th=60``."""
     labels = {v: _fmt_value(v) for v in values}
     texts = [v for v in values if isinstance(v, str) and v.lstrip().startswith("{")]
-    if len(texts) == len(values) and texts:
+    if not texts or len(texts) != len(values):
+        return labels
+    try:
         try:
-            try:
-                import tomllib
-            except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
-                import tomli as tomllib  # type: ignore[no-redef]
-            parsed = {v: tomllib.loads(f"v = {v}")["v"] for v in texts}
-        except Exception:
-            return labels
+            import tomllib
+        except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
+            import tomli as tomllib  # type: ignore[no-redef]
+        parsed = {v: tomllib.loads(f"v = {v}")["v"] for v in texts}
+    except Exception:
+        return labels
+    if not all(isinstance(d, dict) for d in parsed.values()):
+        return labels
+    for v, d in parsed.items():
+        same = [e for e in parsed.values() if e.get("kind") == d.get("kind")]
         keys = []
-        for d in parsed.values():
-            keys += [k for k in d if k not in keys]
-        differ = [k for k in keys if len({repr(d.get(k)) for d in parsed.values()}) > 1]
-        if "kind" in keys and "kind" not in differ:
-            pass
-        elif "kind" in differ:
-            differ = ["kind"] + [k for k in differ if k != "kind"]
-        for v, d in parsed.items():
-            bits = []
-            for k in differ:
-                if k not in d:
-                    continue
-                if k == "kind":
-                    bits.append(str(d[k]))
-                else:
-                    bits.append(f"{k}={_fmt_value(d[k])}")
-            labels[v] = ", ".join(bits) if bits else v
+        for e in same:
+            keys += [k for k in e if k not in keys and k != "kind"]
+        differ = [k for k in keys if len({repr(e.get(k)) for e in same}) > 1]
+        bits = [str(d["kind"])] if "kind" in d else []
+        bits += [f"{k}={_fmt_value(d[k])}" for k in differ if k in d]
+        labels[v] = ", ".join(bits) if bits else v
     return labels
 
 
