@@ -297,7 +297,7 @@ def test_plots_write_pngs(small_results, tmp_path):
     from tcpsim import plots
 
     written = plots.plot_all(small_results, tmp_path)
-    assert sorted(p.name for p in written) == ["cwnd.png", "queue.png", "throughput.png"]
+    assert sorted(p.name for p in written) == ["cwnd.png", "queue.png", "throughput.png", "utilization.png"]
     for p in written:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert p.stat().st_size > 10_000

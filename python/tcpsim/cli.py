@@ -13,7 +13,7 @@ examples:
   tcpsim run examples/dumbbell.toml
         run a scenario and print the per-flow and per-queue tables
   tcpsim run examples/dumbbell.toml --out results/dumbbell --plot
-        also write Parquet tables, summary.json and cwnd/queue/throughput PNGs
+        also write Parquet tables, summary.json and cwnd/queue/throughput/utilization PNGs
   tcpsim run examples/dumbbell.toml --out results/dumbbell --csv --quiet
         write Parquet and CSV tables, print nothing
   tcpsim validate examples/*.toml
@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "default with --csv/--plot: results/<scenario name>")
     run.add_argument("--csv", action="store_true", help="also write each table as CSV")
     run.add_argument("--plot", action="store_true",
-                     help="write cwnd.png, queue.png and throughput.png (needs [monitor] interval)")
+                     help="write cwnd.png, queue.png, throughput.png and utilization.png (needs [monitor] interval)")
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print nothing but errors (no tables, no progress bar)")
 
