@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, U
 import numpy as np
 import pandas as pd
 
+from . import metrics
 from .results import Results
 
 __all__ = ["window", "aggregate", "jain"]
@@ -243,17 +244,14 @@ def _window_links(links: pd.DataFrame, queues: pd.DataFrame) -> pd.DataFrame:
 
 
 def jain(values: Iterable[float]) -> float:
-    """Jain's fairness index ``(Σx)² / (n · Σx²)`` of the finite values (NaN ignored):
-    1 when all are equal, 1/n when one has everything. NaN if there are no values or
-    all are zero."""
+    """Jain's fairness index (`tcpsim.metrics.jain_index`) of the finite values (NaN
+    ignored), for use inside group aggregations: NaN, not an error, when there are no
+    values or all are zero."""
     x = np.asarray(list(values), dtype=float)
     x = x[np.isfinite(x)]
-    if x.size == 0:
+    if x.size == 0 or not np.any(x):
         return float("nan")
-    sq = float((x * x).sum())
-    if sq == 0.0:
-        return float("nan")
-    return float(x.sum() ** 2 / (x.size * sq))
+    return metrics.jain_index(x)
 
 
 #: Whole-run counters summed per group when the table has them.

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
+from ._toml import toml_key as _toml_key, toml_string as _toml_string
 from . import _core
 from .api import read_scenario
 from .api import run as _run
@@ -656,31 +657,6 @@ def _tables(data: Dict[str, Any], key: str) -> List[Dict[str, Any]]:
 # --------------------------------------------------------------------------- TOML writer
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_string(key)
-
-
-def _toml_string(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        code = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def _toml_value(value: Any, path: str) -> str:

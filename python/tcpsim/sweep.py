@@ -60,6 +60,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.9/3.10
     import tomli as _toml  # type: ignore[no-redef]
 
+from ._toml import toml_key as _toml_key, toml_string as _toml_string
 from . import _core
 from ._core import ScenarioError
 from .api import read_scenario
@@ -121,33 +122,6 @@ class Run(NamedTuple):
 # ============================================================================ TOML output
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_string(key)
-
-
-def _toml_string(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        code = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def _toml_value(v: Any) -> str:
