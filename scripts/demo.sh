@@ -2,7 +2,8 @@
 # The main job: set up, then run the 8-flow RED dumbbell example and write its results.
 #
 #   bash scripts/demo.sh            -> results/dumbbell/{flows,queues,links,timeseries}.parquet,
-#                                      summary.json, cwnd.png, queue.png, throughput.png
+#                                      summary.json, scenario.toml, cwnd.png, queue.png,
+#                                      throughput.png, utilization.png
 #   bash scripts/demo.sh OTHER.toml  -> results/OTHER/...
 set -euo pipefail
 
