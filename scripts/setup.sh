@@ -39,6 +39,12 @@ if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1 && ! comm
     exit 1
 fi
 
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    echo "setup: Python 3.11 or newer is needed; $PYTHON is $("$PYTHON" --version 2>&1)" >&2
+    echo "       (set TCPSIM_PYTHON to another interpreter)" >&2
+    exit 1
+fi
+
 if [[ ! -x "$PY" ]]; then
     say "creating .venv ($("$PYTHON" --version 2>&1))"
     quiet "$PYTHON" -m venv "$VENV"
@@ -51,12 +57,11 @@ if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
     say "installing Python dependencies into .venv"
     quiet "$PY" -m pip install --upgrade pip
     deps="$("$PY" - <<'PYEOF'
-import re, pathlib
-text = pathlib.Path("pyproject.toml").read_text()
-def table_list(key):
-    m = re.search(r'^' + key + r'\s*=\s*\[(.*?)\]', text, re.S | re.M)
-    return re.findall(r'"([^"]+)"', m.group(1)) if m else []
-print("\n".join(table_list("requires") + table_list("dependencies") + table_list("test")))
+import pathlib, tomllib
+project = tomllib.loads(pathlib.Path("pyproject.toml").read_text())
+deps = (project["build-system"]["requires"] + project["project"]["dependencies"]
+        + project["project"]["optional-dependencies"]["test"])
+print("\n".join(deps))
 PYEOF
 )"
     mapfile -t dep_list <<<"$deps"
