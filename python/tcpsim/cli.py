@@ -68,8 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print nothing but errors (no tables, no progress bar)")
 
-    val = sub.add_parser("validate", help="check scenario files without running them")
-    val.add_argument("scenarios", metavar="SCENARIO", nargs="+")
+    val = sub.add_parser(
+        "validate",
+        help="check scenario files without running them",
+        description="Check scenario files (every key, unit, node, route and queue limit) "
+                    "without running them; exit 2 with the first error of each bad file.",
+        epilog="examples:\n  tcpsim validate examples/dumbbell.toml\n  tcpsim validate examples/*.toml bench/*.toml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    val.add_argument("scenarios", metavar="SCENARIO", nargs="+", help="scenario files (.toml)")
 
     plot = sub.add_parser(
         "plot",
