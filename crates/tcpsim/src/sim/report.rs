@@ -4,7 +4,6 @@ use super::{Endpoints, Simulation};
 use crate::engine::time;
 use crate::monitor::TimeSeries;
 use crate::results::{Column, RunResults, Table};
-use crate::scenario::FlowKind;
 
 fn f64s(t: &mut Table, name: &str, v: Vec<f64>) {
     t.push(name, Column::F64(v));
@@ -17,6 +16,31 @@ fn strs(t: &mut Table, name: &str, v: Vec<String>) {
 }
 
 pub(super) fn report(sim: &Simulation, wall_seconds: f64) -> RunResults {
+    let sc = sim.scenario;
+    let flows = flows_table(sim);
+    let (queues, links) = queue_and_link_tables(sim);
+    let timeseries = match &sim.series {
+        Some(s) => s.clone().into_table(),
+        None => TimeSeries::empty_table(),
+    };
+    let summary = serde_json::json!({
+        "tcpsim_version": env!("CARGO_PKG_VERSION"),
+        "scenario_file": sc.file,
+        "seed": sc.seed,
+        "duration_s": time::to_secs(sc.duration),
+        "nodes": sc.nodes.len(),
+        "link_directions": sim.links.len(),
+        "flows": sc.flows.len(),
+        "monitor_interval_s": sc.monitor.interval.map(time::to_secs),
+        "events": sim.sched.events_executed(),
+        "wall_seconds": wall_seconds,
+    });
+    RunResults { flows, queues, links, timeseries, summary }
+}
+
+/// One row per flow: counters, goodput and throughput over the flow's active time, RTT
+/// statistics.
+fn flows_table(sim: &Simulation) -> Table {
     let sc = sim.scenario;
     let end = sc.duration;
     let mut flows = Table::new();
@@ -58,7 +82,6 @@ pub(super) fn report(sim: &Simulation, wall_seconds: f64) -> RunResults {
             Endpoints::Tcp { sender, .. } => sender.state.window.cwnd,
             Endpoints::Cbr { .. } => f64::NAN,
         };
-        let _ = matches!(spec.kind, FlowKind::Tcp(_));
         for (col, v) in ints.iter_mut().zip([sent, rtx, timeouts, fast_rtx, received, unique, goodput_bytes, f.drops, rtt.0]) {
             col.push(v as i64);
         }
@@ -102,8 +125,13 @@ pub(super) fn report(sim: &Simulation, wall_seconds: f64) -> RunResults {
     f64s(&mut flows, "rtt_min_s", next_f());
     f64s(&mut flows, "rtt_max_s", next_f());
     f64s(&mut flows, "final_cwnd", next_f());
+    flows
+}
 
-    let duration_s = time::to_secs(end);
+/// One row per link direction for its queue, and one for its transmitter.
+fn queue_and_link_tables(sim: &Simulation) -> (Table, Table) {
+    let sc = sim.scenario;
+    let end = sc.duration;
     let mut queues = Table::new();
     let mut links = Table::new();
     let names: Vec<String> = sim.links.iter().map(|l| sc.queue_name(l.from, l.to)).collect();
@@ -129,22 +157,5 @@ pub(super) fn report(sim: &Simulation, wall_seconds: f64) -> RunResults {
     i64s(&mut links, "packets_sent", stat(&|l| l.stats.departures as i64));
     i64s(&mut links, "bytes_sent", stat(&|l| l.stats.bytes_sent as i64));
     f64s(&mut links, "utilization", sim.links.iter().map(|l| l.stats.busy_time as f64 / end as f64).collect());
-
-    let timeseries = match &sim.series {
-        Some(s) => s.clone().into_table(),
-        None => TimeSeries::empty_table(),
-    };
-    let summary = serde_json::json!({
-        "tcpsim_version": env!("CARGO_PKG_VERSION"),
-        "scenario_file": sc.file,
-        "seed": sc.seed,
-        "duration_s": duration_s,
-        "nodes": sc.nodes.len(),
-        "link_directions": sim.links.len(),
-        "flows": sc.flows.len(),
-        "monitor_interval_s": sc.monitor.interval.map(time::to_secs),
-        "events": sim.sched.events_executed(),
-        "wall_seconds": wall_seconds,
-    });
-    RunResults { flows, queues, links, timeseries, summary }
+    (queues, links)
 }
