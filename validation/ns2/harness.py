@@ -11,6 +11,18 @@ A   validation/ns2/case_a.tcl + case_a.toml: one Reno flow, 1.5 Mbps / 40 ms bot
 B1  bench/ns2/dumbbell.tcl 16 60 Newreno RED 100Mb + bench/b1.toml: 16 NewReno flows
     over RED. Aggregate goodput within 3 %, Jain's fairness index within 0.02 (absolute).
 
+Model cases (validation/ns2/case_*.tcl + case_*.toml, sharing lib.tcl; run by
+tests/test_ns2_models.py, whose docstring states each tolerance and why):
+C   one Tahoe flow over case A's network: goodput 2 %, drops 10 %, fast retransmits
+    10 %, timeouts +-1.
+D1  one NewReno flow, DropTail limit 2 (multi-loss windows): goodput 2 %; drops,
+    retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1.
+D2  four NewReno flows with RTTs 24-72 ms over DropTail, means over seeds 1-3 on both
+    sides: each flow's goodput 5 %, aggregate 2 %.
+E   one Reno flow with a delayed-ACK sink: goodput 2 %, ACKs 2 %.
+F   packet-mode RED, 8 NewReno + 1 CBR; ns-2 once against the mean of tcpsim seeds 1-3:
+    TCP goodput 3 %, CBR packets 2 %, early drops 15 %, Jain's index 0.03.
+
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
 (``syn_ true``). tcpsim's ``unique_packets`` counts data packets delivered in order. Both
@@ -21,6 +33,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
+    python validation/ns2/harness.py C|D1|D2|E|F [--seconds S]
 
 Standard library only.
 """
@@ -389,6 +402,264 @@ def case_b1(seconds: float = 60.0, scenario: Path = B1_TOML, detail: bool = True
     return res
 
 
+# --------------------------------------------------------------------------- cases C, D1, D2, E, F
+#
+# Their Tcl scripts source lib.tcl and print one "flow I ..." line per TCP flow, one
+# "cbr I ..." line per CBR flow and one "queue FROM->TO ..." line per monitored link
+# direction (r1->r2, the bottleneck, and r2->r1, the ACK direction). Usage:
+# ``ns case_x.tcl [SECONDS [SEED [TRACEFILE]]]``; seed 1 is ns-2's default.
+
+CASE_C_TCL, CASE_C_TOML = HERE / "case_c.tcl", HERE / "case_c.toml"
+CASE_D1_TCL, CASE_D1_TOML = HERE / "case_d1.tcl", HERE / "case_d1.toml"
+CASE_D2_TCL, CASE_D2_TOML = HERE / "case_d2.tcl", HERE / "case_d2.toml"
+CASE_E_TCL, CASE_E_TOML = HERE / "case_e.tcl", HERE / "case_e.toml"
+CASE_F_TCL, CASE_F_TOML = HERE / "case_f.tcl", HERE / "case_f.toml"
+
+BOTTLENECK = "r1->r2"
+REVERSE = "r2->r1"
+
+
+def parse_lib_output(text: str) -> dict:
+    """The flow / cbr / queue lines printed by lib.tcl, as dicts of floats."""
+    def kv(line: str) -> dict[str, float]:
+        return {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line)}
+
+    flows: dict[int, dict[str, float]] = {}
+    cbrs: dict[int, dict[str, float]] = {}
+    queues: dict[str, dict[str, float]] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        if parts[0] == "flow":
+            flows[int(parts[1])] = kv(line)
+        elif parts[0] == "cbr":
+            cbrs[int(parts[1])] = kv(line)
+        elif parts[0] == "queue":
+            queues[parts[1]] = kv(line)
+    parse_kv_line(text)  # the closing "ns2 case=..." line must be there
+    return {"flows": [flows[i] for i in sorted(flows)], "cbr": [cbrs[i] for i in sorted(cbrs)],
+            "queues": queues}
+
+
+def _common_metrics(per_flow_pkts: list[float], seconds: float) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for i, p in enumerate(per_flow_pkts):
+        out[f"flow{i}_pkts"] = p
+        out[f"flow{i}_goodput_bps"] = p * WIRE_BYTES * 8 / seconds
+    out["delivered_pkts"] = sum(per_flow_pkts)
+    out["goodput_bps"] = sum(per_flow_pkts) * WIRE_BYTES * 8 / seconds
+    if len(per_flow_pkts) > 1:
+        out["jain"] = jain(per_flow_pkts)
+    return out
+
+
+def ns2_case_metrics(script: Path, seconds: float, seed: int = 1,
+                     trace: Path | None = None) -> tuple[dict[str, float], float]:
+    """Run a lib.tcl case script; metrics named as tcpsim_case_metrics names them.
+
+    Goodput is in-order data packets x 1040 B (``bytes_ // 1040``, which drops the 40-byte
+    SYN); ``fast_retransmits`` is ``ncwndcuts1_ - nrexmit_`` (window cuts with data
+    outstanding that were not timeouts).
+    """
+    args = [f"{seconds:g}", str(seed)] + ([str(trace)] if trace is not None else [])
+    ns = ns_binary()
+    if ns is None:
+        raise HarnessError("ns (ns-2) is not on PATH")
+    t0 = time.perf_counter()
+    proc = subprocess.run([ns, script.name, *args], cwd=script.parent,
+                          capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise HarnessError(f"ns {script.name} {' '.join(args)} exited {proc.returncode}:\n"
+                           f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    out = parse_lib_output(proc.stdout)
+    flows, qs = out["flows"], out["queues"]
+    m = _common_metrics([float(int(f["bytes"]) // WIRE_BYTES) for f in flows], seconds)
+    m["packets_sent"] = sum(f["data_pkts"] for f in flows)
+    m["retransmits"] = sum(f["rexmit_pkts"] for f in flows)
+    m["timeouts"] = sum(f["timeouts"] for f in flows)
+    m["fast_retransmits"] = sum(f["cwnd_cuts"] - f["timeouts"] for f in flows)
+    bn = qs[BOTTLENECK]
+    m["bottleneck_arrivals"] = bn["arrivals"]
+    m["bottleneck_drops"] = bn["drops"]
+    m["bottleneck_early_drops"] = bn["early_drops"]
+    m["bottleneck_overflow_drops"] = bn["drops"] - bn["early_drops"]
+    m["reverse_arrivals"] = qs[REVERSE]["arrivals"]
+    if out["cbr"]:
+        m["cbr_rx_pkts"] = sum(c["rx_pkts"] for c in out["cbr"])
+    if len(flows) == 1:
+        m["final_cwnd"] = flows[0]["cwnd"]
+    return m, wall
+
+
+def tcpsim_case_metrics(run: TcpsimRun, seconds: float) -> dict[str, float]:
+    """The metrics of ns2_case_metrics from tcpsim's flows.csv and queues.csv."""
+    tcp = [f for f in run.flows if f.get("type", "tcp") == "tcp"]
+    cbr = [f for f in run.flows if f.get("type") == "cbr"]
+    m = _common_metrics([_num(f, "unique_packets") for f in tcp], seconds)
+    m["packets_sent"] = sum(_num(f, "packets_sent") for f in tcp)
+    m["retransmits"] = sum(_num(f, "retransmits") for f in tcp)
+    m["timeouts"] = sum(_num(f, "timeouts") for f in tcp)
+    m["fast_retransmits"] = sum(_num(f, "fast_retransmits") for f in tcp)
+    bn = queue_row(run, BOTTLENECK)
+    m["bottleneck_arrivals"] = _num(bn, "arrivals")
+    m["bottleneck_early_drops"] = _num(bn, "early_drops")
+    m["bottleneck_overflow_drops"] = _num(bn, "overflow_drops")
+    m["bottleneck_drops"] = m["bottleneck_early_drops"] + m["bottleneck_overflow_drops"]
+    m["reverse_arrivals"] = _num(queue_row(run, REVERSE), "arrivals")
+    if cbr:
+        m["cbr_rx_pkts"] = sum(_num(f, "unique_packets") for f in cbr)
+    if len(tcp) == 1:
+        m["final_cwnd"] = _num(tcp[0], "final_cwnd")
+    return m
+
+
+def scenario_variant(scenario: Path, out_dir: Path, seconds: float | None = None,
+                     seed: int | None = None) -> Path:
+    """A copy of ``scenario`` in ``out_dir`` with another duration and/or seed."""
+    text = scenario.read_text()
+    if seconds is not None:
+        text, k = re.subn(r'(?m)^(\s*duration\s*=\s*)"[^"]*"', rf'\g<1>"{seconds:g}s"', text, count=1)
+        if k != 1:
+            raise HarnessError(f"no duration line in {scenario}")
+    if seed is not None:
+        text, k = re.subn(r"(?m)^(\s*seed\s*=\s*)\d+", rf"\g<1>{int(seed)}", text, count=1)
+        if k != 1:
+            raise HarnessError(f"no seed line in {scenario}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{scenario.stem}_seed{seed if seed is not None else 'x'}.toml"
+    path.write_text(text)
+    return path
+
+
+def mean_of(runs: list[dict[str, float]]) -> dict[str, float]:
+    keys = set().union(*runs)
+    return {k: sum(r.get(k, float("nan")) for r in runs) / len(runs) for k in keys}
+
+
+def run_case(name: str, tcl: Path, toml: Path, seconds: float, default_seconds: float,
+             ns_seeds: tuple[int, ...] = (1,), tcpsim_seeds: tuple[int, ...] = (1,)
+             ) -> tuple[dict[str, float], dict[str, float], float, float, list[str]]:
+    """Run ns-2 once per ns seed and tcpsim once per tcpsim seed; return the means.
+
+    Returns (ns2 means, tcpsim means, ns2 wall s, tcpsim wall s, notes). With one seed a
+    side's "mean" is that run. The notes list each run's key numbers.
+    """
+    notes: list[str] = []
+    ns_runs, ns_wall = [], 0.0
+    for s in ns_seeds:
+        m, w = ns2_case_metrics(tcl, seconds, s)
+        ns_runs.append(m)
+        ns_wall += w
+    work = Path(tempfile.mkdtemp(prefix=f"tcpsim-{name.lower()}-"))
+    ts_runs, ts_wall = [], 0.0
+    for s in tcpsim_seeds:
+        sc = scenario_variant(toml, work, None if seconds == default_seconds else seconds, s)
+        run = run_tcpsim(sc, work / f"out_seed{s}")
+        ts_runs.append(tcpsim_case_metrics(run, seconds))
+        ts_wall += run.wall_s
+
+    def brief(m: dict[str, float]) -> str:
+        keys = ["delivered_pkts", "bottleneck_drops", "bottleneck_early_drops",
+                "fast_retransmits", "timeouts", "cbr_rx_pkts", "jain"]
+        flows = [m[k] for k in sorted(m) if k.startswith("flow") and k.endswith("_pkts")]
+        s = " ".join(f"{k}={m[k]:.6g}" for k in keys if k in m)
+        return s + (f" per-flow pkts={[int(x) for x in flows]}" if len(flows) > 1 else "")
+
+    if len(ns_seeds) > 1:
+        notes += [f"ns2 seed {s}: {brief(m)}" for s, m in zip(ns_seeds, ns_runs)]
+    if len(tcpsim_seeds) > 1:
+        notes += [f"tcpsim seed {s}: {brief(m)}" for s, m in zip(tcpsim_seeds, ts_runs)]
+    notes.append(f"tcpsim outputs kept in {work}")
+    return mean_of(ns_runs), mean_of(ts_runs), ns_wall, ts_wall, notes
+
+
+def _label(case: str, seconds: float, default: float) -> str:
+    return case if seconds == default else f"{case} ({seconds:g} s)"
+
+
+def case_c(seconds: float = 100.0) -> CaseResult:
+    """Case C, Tahoe over DropTail: goodput 2 %, bottleneck drops 10 %,
+    fast retransmits 10 %, timeouts +-1 (absolute)."""
+    ns, ts, nw, tw, notes = run_case("C", CASE_C_TCL, CASE_C_TOML, seconds, 100.0)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("fast_retransmits", ns["fast_retransmits"], ts["fast_retransmits"], "rel", 0.10),
+        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
+    ]
+    return CaseResult(_label("C", seconds, 100.0), ns, ts, checks, nw, tw, notes)
+
+
+def _add_multi_loss(m: dict[str, float]) -> None:
+    # Losses not repaired by their own fast retransmit or timeout: NewReno repairs them
+    # with partial-ACK retransmissions. They lie in windows that lost more than one packet.
+    m["multi_loss_repairs"] = m["bottleneck_drops"] - m["fast_retransmits"] - m["timeouts"]
+
+
+def case_d1(seconds: float = 60.0) -> CaseResult:
+    """Case D1, NewReno with multi-loss windows: goodput 2 %, bottleneck drops 10 %,
+    retransmissions 10 %, fast retransmits 10 %, multi-loss repairs 10 %, timeouts +-1."""
+    ns, ts, nw, tw, notes = run_case("D1", CASE_D1_TCL, CASE_D1_TOML, seconds, 60.0)
+    _add_multi_loss(ns)
+    _add_multi_loss(ts)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.10),
+        Check("fast_retransmits", ns["fast_retransmits"], ts["fast_retransmits"], "rel", 0.10),
+        Check("multi_loss_repairs", ns["multi_loss_repairs"], ts["multi_loss_repairs"], "rel", 0.10),
+        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
+    ]
+    return CaseResult(_label("D1", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
+def case_d2(seconds: float = 120.0, seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
+    """Case D2, RTT unfairness over DropTail, means over ``seeds`` on both sides:
+    each flow's goodput 5 %, aggregate goodput 2 %."""
+    ns, ts, nw, tw, notes = run_case("D2", CASE_D2_TCL, CASE_D2_TOML, seconds, 120.0,
+                                     ns_seeds=seeds, tcpsim_seeds=seeds)
+    checks = [Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02)]
+    for i in range(4):
+        k = f"flow{i}_goodput_bps"
+        checks.append(Check(k, ns[k], ts[k], "rel", 0.05))
+    return CaseResult(_label("D2", seconds, 120.0), ns, ts, checks, nw, tw, notes)
+
+
+def case_e(seconds: float = 100.0) -> CaseResult:
+    """Case E, Reno with a delayed-ACK sink: goodput 2 %, ACKs (arrivals at r2->r1) 2 %."""
+    ns, ts, nw, tw, notes = run_case("E", CASE_E_TCL, CASE_E_TOML, seconds, 100.0)
+    for m in (ns, ts):
+        m["acks"] = m["reverse_arrivals"]
+        m["acks_per_data_pkt"] = m["acks"] / m["packets_sent"]
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("acks", ns["acks"], ts["acks"], "rel", 0.02),
+    ]
+    return CaseResult(_label("E", seconds, 100.0), ns, ts, checks, nw, tw, notes)
+
+
+def case_f(seconds: float = 60.0, tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
+    """Case F, packet-mode RED with 8 NewReno flows and a CBR flow; ns-2 once (its default
+    seed) against the mean of tcpsim over ``tcpsim_seeds``: aggregate TCP goodput 3 %, CBR
+    packets delivered 2 %, bottleneck early drops 15 %, Jain's index 0.03 (absolute)."""
+    ns, ts, nw, tw, notes = run_case("F", CASE_F_TCL, CASE_F_TOML, seconds, 60.0,
+                                     ns_seeds=(1,), tcpsim_seeds=tcpsim_seeds)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.03),
+        Check("cbr_rx_pkts", ns["cbr_rx_pkts"], ts["cbr_rx_pkts"], "rel", 0.02),
+        Check("bottleneck_early_drops", ns["bottleneck_early_drops"],
+              ts["bottleneck_early_drops"], "rel", 0.15),
+        Check("jain", ns["jain"], ts["jain"], "abs", 0.03),
+    ]
+    return CaseResult(_label("F", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
+MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
+               "E": (case_e, 100.0), "F": (case_f, 60.0)}
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -396,13 +667,16 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("case", choices=["A", "B1"])
+    p.add_argument("case", choices=["A", "B1", *MODEL_CASES])
     p.add_argument("--seconds", type=float, default=None, help="simulated time (default: the case's)")
     a = p.parse_args(argv)
     if a.case == "A":
         res = case_a(a.seconds or 100.0)
-    else:
+    elif a.case == "B1":
         res = case_b1(a.seconds or 60.0)
+    else:
+        fn, default = MODEL_CASES[a.case]
+        res = fn(a.seconds or default)
     print(res.report())
     return 0 if res.ok else 1
 

@@ -1,0 +1,41 @@
+# Differential case C: one Tahoe flow (Agent/TCP) through a 20-packet DropTail bottleneck.
+# Twin of validation/ns2/case_c.toml. Same network as case A, only the agent differs.
+#
+#   src --10Mb/1ms-- r1 --1.5Mb/40ms-- r2 --10Mb/1ms-- sink
+#
+# Agent/TCP (Tahoe) -> Agent/TCPSink, FTP, packetSize_ 1000 (1040 B on the wire),
+# window_ 100 (the 20-packet buffer, not the window, limits), ns-2.35 defaults otherwise.
+#
+# usage: ns case_c.tcl [SECONDS [SEED [TRACEFILE]]]     (output format: lib.tcl)
+source [file join [file dirname [info script]] lib.tcl]
+parse_args 100.0
+set ns [new Simulator]
+apply_seed_and_trace $ns
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 100
+
+set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
+$ns duplex-link $src $r1 10Mb 1ms DropTail
+$ns duplex-link $r1 $r2 1.5Mb 40ms DropTail
+$ns duplex-link $r2 $dst 10Mb 1ms DropTail
+$ns queue-limit $r1 $r2 20
+$ns queue-limit $r2 $r1 20
+monitor_link $ns $r1 $r2 r1->r2
+monitor_link $ns $r2 $r1 r2->r1
+
+set tcp [new Agent/TCP]
+set sink [new Agent/TCPSink]
+$ns attach-agent $src $tcp
+$ns attach-agent $dst $sink
+$ns connect $tcp $sink
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+$ns at 0.0 "$ftp start"
+
+proc finish {} {
+    global ns tcp sink
+    report_tcp 0 $tcp $sink
+    finish_run $ns C
+}
+$ns at $T "finish"
+$ns run

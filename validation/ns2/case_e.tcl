@@ -1,0 +1,45 @@
+# Differential case E: one Reno flow with a delayed-ACK receiver (Agent/TCPSink/DelAck)
+# through a 20-packet DropTail bottleneck. Twin of validation/ns2/case_e.toml.
+# Same network as case A; only the sink differs.
+#
+#   src --10Mb/1ms-- r1 --1.5Mb/40ms-- r2 --10Mb/1ms-- sink
+#
+# Agent/TCP/Reno -> Agent/TCPSink/DelAck, FTP, packetSize_ 1000 (1040 B on the wire),
+# window_ 100 (the 20-packet buffer, not the window, limits), ns-2.35 defaults otherwise:
+# DelAck interval_ 100 ms, RFC2581_immediate_ack_ and SYN_immediate_ack_ true (the SYN
+# and out-of-order or gap-filling packets are ACKed at once, every second in-order packet
+# otherwise). The harness counts the ACKs as arrivals at the r2->r1 queue.
+#
+# usage: ns case_e.tcl [SECONDS [SEED [TRACEFILE]]]     (output format: lib.tcl)
+source [file join [file dirname [info script]] lib.tcl]
+parse_args 100.0
+set ns [new Simulator]
+apply_seed_and_trace $ns
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 100
+
+set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
+$ns duplex-link $src $r1 10Mb 1ms DropTail
+$ns duplex-link $r1 $r2 1.5Mb 40ms DropTail
+$ns duplex-link $r2 $dst 10Mb 1ms DropTail
+$ns queue-limit $r1 $r2 20
+$ns queue-limit $r2 $r1 20
+monitor_link $ns $r1 $r2 r1->r2
+monitor_link $ns $r2 $r1 r2->r1
+
+set tcp [new Agent/TCP/Reno]
+set sink [new Agent/TCPSink/DelAck]
+$ns attach-agent $src $tcp
+$ns attach-agent $dst $sink
+$ns connect $tcp $sink
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+$ns at 0.0 "$ftp start"
+
+proc finish {} {
+    global ns tcp sink
+    report_tcp 0 $tcp $sink
+    finish_run $ns E
+}
+$ns at $T "finish"
+$ns run

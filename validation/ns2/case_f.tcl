@@ -1,0 +1,71 @@
+# Differential case F: packet-mode RED with eight NewReno flows and one CBR/UDP flow.
+# Twin of validation/ns2/case_f.toml.
+#
+#   s0..s8 --100Mb/2ms-- r1 ==10Mb/20ms, RED== r2 --100Mb/2ms-- d0..d8
+#
+# Queue/RED in packet mode: queue_in_bytes_ false, bytes_ false, thresh_ 10,
+# maxthresh_ 30, q_weight_ 0.002, linterm_ 10 (max_p 0.1), gentle_ true, limit 100
+# packets on r1->r2; ns-2.35 defaults otherwise (wait_ true, use_mark_p_ true,
+# setbit_ false, mean_pktsize_ 500, which only sets the idle-time correction rate).
+# duplex-link makes r2->r1 a RED queue too (same settings, limit_ 50); ACKs never build
+# a queue there, so it never reaches thresh_ and never draws a random number.
+# Access links DropTail, limit_ 50.
+# Flows 0..7: Agent/TCP/Newreno -> Agent/TCPSink, FTP, packetSize_ 1000 (1040 B on the
+# wire), window_ 1000, windowInit_ 2; flow i starts at 0.1*i s.
+# Flow 8: Application/Traffic/CBR over Agent/UDP, 1000-byte packets at 2 Mb/s (one every
+# 4 ms), random_ 0, from t = 0, received by an Agent/LossMonitor.
+#
+# usage: ns case_f.tcl [SECONDS [SEED [TRACEFILE]]]     (output format: lib.tcl)
+source [file join [file dirname [info script]] lib.tcl]
+parse_args 60.0
+set ns [new Simulator]
+apply_seed_and_trace $ns
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 1000
+Agent/TCP set windowInit_ 2
+Queue/RED set queue_in_bytes_ false
+Queue/RED set bytes_ false
+Queue/RED set thresh_ 10
+Queue/RED set maxthresh_ 30
+Queue/RED set q_weight_ 0.002
+Queue/RED set linterm_ 10
+Queue/RED set gentle_ true
+
+set n 8
+set r1 [$ns node]; set r2 [$ns node]
+$ns duplex-link $r1 $r2 10Mb 20ms RED
+$ns queue-limit $r1 $r2 100
+monitor_link $ns $r1 $r2 r1->r2
+monitor_link $ns $r2 $r1 r2->r1
+for {set i 0} {$i <= $n} {incr i} {
+    set s($i) [$ns node]; set d($i) [$ns node]
+    $ns duplex-link $s($i) $r1 100Mb 2ms DropTail
+    $ns duplex-link $r2 $d($i) 100Mb 2ms DropTail
+}
+for {set i 0} {$i < $n} {incr i} {
+    set src($i) [new Agent/TCP/Newreno]; set snk($i) [new Agent/TCPSink]
+    $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i)
+    $ns connect $src($i) $snk($i)
+    set ftp($i) [new Application/FTP]; $ftp($i) attach-agent $src($i)
+    $ns at [expr 0.1*$i] "$ftp($i) start"
+}
+set udp [new Agent/UDP]
+$udp set packetSize_ 1000
+set lm [new Agent/LossMonitor]
+$ns attach-agent $s($n) $udp; $ns attach-agent $d($n) $lm
+$ns connect $udp $lm
+set cbr [new Application/Traffic/CBR]
+$cbr set packetSize_ 1000
+$cbr set rate_ 2Mb
+$cbr set random_ 0
+$cbr attach-agent $udp
+$ns at 0.0 "$cbr start"
+
+proc finish {} {
+    global ns n src snk lm
+    for {set i 0} {$i < $n} {incr i} { report_tcp $i $src($i) $snk($i) }
+    report_cbr 0 $lm
+    finish_run $ns F
+}
+$ns at $T "finish"
+$ns run
