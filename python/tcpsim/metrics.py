@@ -28,6 +28,10 @@ Two kinds of functions:
   name. An empty table raises `ValueError`; a single row whose denominator is zero (a
   queue that saw no packet, say) gives NaN in that row rather than failing the table.
 
+The module is long (about 900 lines) on purpose: it is the one place where each metric's
+definition, source, units and worked example live side by side, and most of its length is
+those docstrings and doctests.
+
 Throughput from the time series: the monitor's ``delivered_bytes`` sample at time ``t``
 is the payload delivered *in order* to the receiver during the interval ``(t - I, t]``
 (``I`` = the monitor interval). `throughput_series` turns it into bits per second,
