@@ -1,0 +1,256 @@
+"""Sweep executors: running one run (`_execute`), the local process pool (with retries
+after a worker process dies), the Dask executor, and the progress bar."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+
+from .. import _core
+from ..results import Results
+from .metrics import METRICS_VERSION, run_metrics
+from .spec import SweepError
+from .store import LAYOUT_VERSION, _hostname, _install_run, _iso, _write_payload
+
+#: Seconds to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 30
+
+
+def _package():
+    """The `tcpsim.sweep` package. `_execute` and `CONNECT_TIMEOUT` are looked up on it
+    when used, so that replacing them there (as tests do) takes effect here."""
+    return sys.modules[__package__]
+
+
+# ============================================================================ one run
+
+
+def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
+    from .. import __version__
+
+    if task["version"] != __version__:
+        raise RuntimeError(
+            f"this worker has tcpsim {__version__} but the sweep was expanded with tcpsim "
+            f"{task['version']}; install the same version everywhere"
+        )
+    started = time.time()
+    raw = _core.run_toml(task["text"], task["name"], None)
+    results = Results.from_core(raw, scenario_text=task["text"])
+    marker = {
+        "run_id": task["run_id"],
+        "sweep": task["sweep"],
+        "params": task["params"],
+        "tcpsim_version": __version__,
+        "layout_version": LAYOUT_VERSION,
+        "metrics_version": METRICS_VERSION,
+        "metrics": run_metrics(results),
+        "attempt": uuid.uuid4().hex,
+        "host": _hostname(),
+        "pid": os.getpid(),
+        "started_at": _iso(started),
+        "finished_at": _iso(time.time()),
+    }
+    return results, marker
+
+
+def _run_task_local(task: Dict[str, Any]) -> Dict[str, Any]:
+    """Local executor task: runs the scenario and installs the run directory itself."""
+    results, marker = _package()._execute(task)
+    installed = _install_run(Path(task["runs_dir"]), task["run_id"], results.save, marker)
+    return {"run_id": task["run_id"], "installed": installed}
+
+
+def _run_task_remote(task: Dict[str, Any]) -> Dict[str, Any]:
+    """Dask task: runs the scenario and returns the files of its results directory
+    (``{name: bytes}``) and its marker; the client installs them."""
+    results, marker = _package()._execute(task)
+    with tempfile.TemporaryDirectory(prefix="tcpsim-run-") as tmp:
+        results.save(tmp)
+        files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
+    return {"run_id": task["run_id"], "files": files, "marker": marker}
+
+
+# ============================================================================ executors
+
+
+def _worker_init(lock_fd: Optional[int]) -> None:  # pragma: no cover - runs in pool workers
+    """Pool worker setup: Ctrl-C is the parent's business; a forked worker drops its copy
+    of the output directory's lock (closing it, not unlocking, leaves the parent's)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if lock_fd is not None:
+        try:
+            os.close(lock_fd)
+        except OSError:
+            pass
+
+
+def _mp_context():
+    """fork on Linux (no re-import of the caller's script in the workers); the
+    platform's default elsewhere (spawn on macOS and Windows)."""
+    import multiprocessing
+
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def _describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, ModuleNotFoundError) or "No module named 'tcpsim" in text:
+        text += " (is tcpsim installed on the workers?)"
+    return text
+
+
+def _run_local(tasks: List[Dict[str, Any]], workers: int, done: Callable[[str], None],
+               failed: Callable[[str, str], None], lock_fd: Optional[int] = None) -> None:
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            try:
+                _run_task_local(task)
+            except Exception as e:
+                failed(task["run_id"], _describe(e))
+            else:
+                done(task["run_id"])
+        return
+
+    import concurrent.futures as cf
+    from concurrent.futures.process import BrokenProcessPool
+
+    pending = list(tasks)
+    for _round in range(3):  # a crashed worker process breaks the pool: retry the rest
+        if not pending:
+            return
+        broken: List[Dict[str, Any]] = []
+        ctx = _mp_context()
+        pool = cf.ProcessPoolExecutor(
+            max_workers=min(workers, len(pending)),
+            mp_context=ctx,
+            initializer=_worker_init,
+            initargs=(lock_fd if ctx.get_start_method() == "fork" else None,),
+        )
+        try:
+            futures = {pool.submit(_run_task_local, t): t for t in pending}
+            for fut in cf.as_completed(futures):
+                task = futures[fut]
+                try:
+                    fut.result()
+                except BrokenProcessPool:
+                    broken.append(task)
+                except Exception as e:
+                    failed(task["run_id"], _describe(e))
+                else:
+                    done(task["run_id"])
+        except BaseException:
+            _kill_pool(pool)
+            raise
+        else:
+            pool.shutdown(wait=True)
+        pending = broken
+    for task in pending:
+        failed(task["run_id"], "the worker process running it died (3 attempts)")
+
+
+def _kill_pool(pool) -> None:
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.terminate()
+        except Exception:  # pragma: no cover
+            pass
+    for p in procs:
+        try:
+            p.join(5)
+        except Exception:  # pragma: no cover
+            pass
+
+
+def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Optional[str],
+              workers: Optional[int], retries: int, done: Callable[[str], None],
+              failed: Callable[[str, str], None]) -> None:
+    import asyncio
+
+    try:
+        import distributed
+    except ImportError:
+        raise SweepError(
+            "the Dask executor needs dask.distributed: pip install \"dask[distributed]\""
+        ) from None
+    own = None
+    if client is None:
+        try:
+            if scheduler:
+                own = distributed.Client(scheduler, timeout=_package().CONNECT_TIMEOUT, set_as_default=False)
+            else:
+                own = distributed.Client(set_as_default=False)  # a LocalCluster
+        except (OSError, TimeoutError) as e:
+            raise SweepError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
+        client = own
+    futures = []
+    try:
+        if workers:
+            client.wait_for_workers(workers, timeout=300)
+        futures = [
+            client.submit(_run_task_remote, t, key=f"tcpsim-run-{t['run_id']}", retries=retries)
+            for t in tasks
+        ]
+        by_key = {f.key: t for f, t in zip(futures, tasks)}
+        for fut in distributed.as_completed(futures, loop=client.loop):
+            task = by_key[fut.key]
+            try:
+                payload = fut.result()
+            except (Exception, asyncio.CancelledError) as e:  # KilledWorker, cancelled, raised
+                failed(task["run_id"], _describe(e))
+            else:
+                try:
+                    _install_run(runs_dir, task["run_id"], _write_payload(payload["files"]),
+                                 payload["marker"])
+                except OSError as e:
+                    failed(task["run_id"], f"cannot write the run: {e}")
+                else:
+                    done(task["run_id"])
+            fut.release()
+    except BaseException:
+        if futures:
+            try:
+                client.cancel(futures)
+            except Exception:  # pragma: no cover
+                pass
+        raise
+    finally:
+        if own is not None:
+            own.close()
+
+
+class _Progress:
+    def __init__(self, progress, total: int, initial: int, label: str):
+        self.total, self.n = total, initial
+        self.callback = progress if callable(progress) else None
+        self.bar = None
+        if progress is True:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, initial=initial, desc=label, unit="run",
+                            file=sys.stderr, dynamic_ncols=True, leave=True)
+        if self.callback:
+            self.callback(self.n, self.total)
+
+    def advance(self, failures: Mapping[str, str]) -> None:
+        self.n += 1
+        if self.bar is not None:
+            if failures:
+                self.bar.set_postfix(failed=len(failures), refresh=False)
+            self.bar.update(1)
+        if self.callback:
+            self.callback(self.n, self.total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

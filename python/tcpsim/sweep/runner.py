@@ -1,0 +1,129 @@
+"""`run_sweep`: expands a sweep, reuses the runs already finished in its output directory,
+runs the rest on an executor and writes the sweep table."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, Mapping, Optional, Union
+
+from ..results import PathLike, Results, _atomic_write
+from .executors import _Progress, _run_dask, _run_local
+from .spec import Sweep, SweepError
+from .store import (_Lock, _clean, _jsonable, _read_marker, _sweep_record, _table, _write_json,
+                    default_out)
+
+def run_sweep(
+    sweep: Union[Sweep, PathLike],
+    out_dir: Optional[PathLike] = None,
+    *,
+    executor: Optional[str] = None,
+    client=None,
+    scheduler: Optional[str] = None,
+    workers: Optional[int] = None,
+    progress: Union[bool, Callable[[int, int], object]] = True,
+    metrics: Optional[Callable[[Results], Mapping[str, Any]]] = None,
+    retries: int = 2,
+):
+    """Runs every run of `sweep` not already finished in `out_dir`, and returns the sweep
+    table (also written atomically to ``out_dir/sweep.parquet``).
+
+    Args:
+        sweep: a `Sweep`, or the path of a sweep spec file.
+        out_dir: output directory (default: the spec's ``out``, else
+            ``results/sweeps/<name>``). Finished runs found there are reused.
+        executor: ``"local"`` (processes on this machine) or ``"dask"``; default
+            ``"dask"`` when `client` or `scheduler` is given, else ``"local"``.
+        client: a ``distributed.Client`` to run on (not closed afterwards).
+        scheduler: address of a Dask scheduler, ``"tcp://HOST:PORT"``; without `client`
+            and `scheduler`, ``executor="dask"`` starts a local Dask cluster.
+        workers: local: number of processes (default ``os.cpu_count()``; 1 runs in this
+            process). Dask: wait until this many workers have joined before submitting.
+        progress: show a tqdm progress bar on standard error (runs done / total); or a
+            callable ``progress(done, total)``.
+        metrics: optional ``metrics(results) -> {name: value}`` adding columns; it runs
+            in this process on each run's saved results (new and reused alike).
+        retries: Dask: times a task that raised is retried (a task whose worker died is
+            always rescheduled by the scheduler).
+
+    Returns:
+        A pandas DataFrame indexed by ``run_id``: the parameter columns (grid keys and
+        ``seed``), the `METRICS` columns, any `metrics` columns, and ``reused`` (True if
+        the run was found finished rather than computed now).
+
+    Raises:
+        tcpsim.ScenarioError: the sweep (or a run of it) is invalid; nothing was run.
+        SweepError: some runs failed (the others are kept: run the sweep again to retry
+            only the failed ones), or another sweep is writing to `out_dir`.
+        KeyboardInterrupt: interrupted; finished runs are kept.
+    """
+    if not isinstance(sweep, Sweep):
+        sweep = Sweep.from_spec(sweep)
+    if executor is None:
+        executor = "dask" if (client is not None or scheduler) else "local"
+    if executor not in ("local", "dask"):
+        raise ValueError(f"executor must be 'local' or 'dask', not {executor!r}")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a positive integer, not {workers!r}")
+
+    runs = sweep.runs()  # validates every run before anything starts
+    out = Path(out_dir) if out_dir is not None else default_out(sweep)
+    runs_dir = out / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+
+    with _Lock(out) as lock:
+        _clean(runs_dir, {r.run_id for r in runs})
+        finished = {r.run_id for r in runs if _read_marker(runs_dir / r.run_id) is not None}
+        reused = set(finished)
+        todo = [r for r in runs if r.run_id not in finished]
+        failures: Dict[str, str] = {}
+        _write_json(out / "sweep.json", _sweep_record(sweep, runs))
+
+        bar = _Progress(progress, len(runs), len(finished), sweep.name)
+
+        def done(rid: str) -> None:
+            finished.add(rid)
+            bar.advance(failures)
+
+        def failed(rid: str, why: str) -> None:
+            failures[rid] = why
+            bar.advance(failures)
+
+        from .. import __version__
+
+        tasks = [
+            {
+                "run_id": r.run_id, "text": r.toml_text, "name": f"{sweep.name}/{r.run_id}",
+                "params": _jsonable(r.params), "sweep": sweep.name, "version": __version__,
+                "runs_dir": str(runs_dir.resolve()),
+            }
+            for r in todo
+        ]
+        try:
+            if tasks:
+                if executor == "local":
+                    n = workers or os.cpu_count() or 1
+                    _run_local(tasks, n, done, failed, lock.fd)
+                else:
+                    _run_dask(tasks, runs_dir, client, scheduler, workers, retries, done, failed)
+        finally:
+            bar.close()
+
+        table = _table(sweep, runs, runs_dir, reused, metrics)
+        elapsed = time.time() - started
+        table.attrs["sweep"] = {
+            "name": sweep.name, "runs": len(runs), "computed": len(finished - reused),
+            "reused": len(reused), "failed": len(failures), "seconds": round(elapsed, 3),
+        }
+        if failures:
+            first = next(iter(failures.items()))
+            raise SweepError(
+                f"{len(failures)} of {len(runs)} runs failed (the {len(table)} finished runs "
+                f"are kept in {runs_dir}; run the sweep again to retry only the failed ones); "
+                f"first: run {first[0]}: {first[1]}",
+                failures=failures, results=table,
+            )
+        _atomic_write(out / "sweep.parquet", lambda p: table.to_parquet(p))
+        return table
