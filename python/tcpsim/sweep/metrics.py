@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Tuple
 
+from ..analysis import jain
 from ..results import Results
 
 METRICS_VERSION = 1
@@ -16,14 +17,6 @@ METRICS: Tuple[str, ...] = (
     "bottleneck_utilization", "bottleneck_queue_mean_pkts", "bottleneck_drops", "events",
     "wall_s",
 )
-
-
-def _jain(x) -> float:
-    import numpy as np
-
-    x = np.asarray(x, dtype=float)
-    denom = len(x) * float(np.sum(x * x))
-    return float(np.sum(x)) ** 2 / denom if denom > 0 else float("nan")
 
 
 def _num(v: Any) -> Any:
@@ -65,7 +58,7 @@ def run_metrics(results: Results) -> Dict[str, Any]:
         m["goodput_bps"] = float(gp.sum())
         m["goodput_bps_min"] = float(gp.min())
         tcp = f[f["type"] == "tcp"] if "type" in f else f
-        m["jain_index"] = _jain((tcp if len(tcp) else f)["goodput_bps"])
+        m["jain_index"] = jain((tcp if len(tcp) else f)["goodput_bps"])
         m["retransmits"] = int(tcp["retransmits"].sum()) if len(tcp) else 0
         m["timeouts"] = int(tcp["timeouts"].sum()) if len(tcp) else 0
         n = f["rtt_samples"].astype(float)
