@@ -400,7 +400,9 @@ impl<'s> Simulation<'s> {
         let now = self.now();
         let Some(series) = self.series.as_mut() else { return };
         let t = time::to_secs(now);
-        for &(i, entity) in &series.flow_entities.clone() {
+        // Indexing (not iterating) lets `push` borrow the series inside the loop.
+        for k in 0..series.flow_entities.len() {
+            let (i, entity) = series.flow_entities[k];
             let f = &mut self.flows[i];
             if let Endpoints::Tcp { sender, .. } = &f.endpoints {
                 let s = &sender.state;
@@ -412,7 +414,8 @@ impl<'s> Simulation<'s> {
             f.delivered_since_sample = 0;
         }
         let interval_s = time::to_secs(series.interval);
-        for (k, &(i, entity)) in series.queue_entities.clone().iter().enumerate() {
+        for k in 0..series.queue_entities.len() {
+            let (i, entity) = series.queue_entities[k];
             let l = &self.links[i];
             series.push(t, entity, "queue_pkts", l.queue.len_packets() as f64);
             if let Some(avg) = l.queue.average() {
