@@ -334,8 +334,7 @@ class TcpFlow(_Table):
     max_rto: Optional[str] = None
     initial_rto: Optional[str] = None
     clock_granularity: Optional[str] = None
-    receiver: Optional[str] = None
-    delayed_ack_timeout: Optional[str] = None
+    receiver: Optional[Union[str, Dict[str, Any]]] = None
     syn: Optional[bool] = None
 
     type = "tcp"

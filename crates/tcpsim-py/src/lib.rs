@@ -59,7 +59,7 @@ fn scenario_error(err: tcpsim::ScenarioError) -> PyErr {
 
 /// Parses and validates scenario text; never panics into the caller.
 fn load(text: &str, file_name: &str) -> PyResult<Scenario> {
-    match panic::catch_unwind(|| tcpsim::scenario::load_str(text, file_name)) {
+    match panic::catch_unwind(|| tcpsim::load_str(text, file_name)) {
         Ok(Ok(scenario)) => Ok(scenario),
         Ok(Err(err)) => Err(scenario_error(err)),
         Err(payload) => Err(internal_error(payload)),

@@ -1,15 +1,17 @@
 //! tcpsim — a packet-level, discrete-event network simulator for research on TCP
 //! congestion control and active queue management.
 //!
-//! Data flows one way: scenario text → [`scenario::load_str`] (validation with
-//! file/line/key errors) → [`run`] (build + single-threaded deterministic engine) →
-//! [`results::RunResults`] (columnar tables).
+//! Data flows one way: scenario text → [`load_str`] (validation with file/line/key
+//! errors) → [`run`] (build + single-threaded deterministic engine) →
+//! [`results::RunResults`] (columnar tables). Every model is listed once in
+//! [`registry::MODELS`].
 
 pub mod app;
 pub mod engine;
 pub mod monitor;
 pub mod net;
 pub mod queue;
+pub mod registry;
 pub mod results;
 pub mod scenario;
 pub mod sim;
@@ -17,6 +19,23 @@ pub mod tcp;
 
 pub use results::{Column, RunResults, Table};
 pub use scenario::{Scenario, ScenarioError};
+
+/// Parses and validates scenario text; `file_name` is used in error messages.
+///
+/// Validation is complete: besides every key, it checks what only the assembled network
+/// shows (a route for every flow, queue limits that hold the largest packet), so a
+/// scenario that loads always runs.
+pub fn load_str(text: &str, file_name: &str) -> Result<Scenario, ScenarioError> {
+    let scenario = scenario::parse_str(text, file_name)?;
+    sim::plan(&scenario)?;
+    Ok(scenario)
+}
+
+/// Reads, parses and validates a scenario file.
+pub fn load_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    let (text, file) = scenario::read_file(path)?;
+    load_str(&text, &file)
+}
 
 /// Runs a validated scenario to completion.
 pub fn run(scenario: &Scenario) -> Result<RunResults, ScenarioError> {

@@ -4,7 +4,7 @@
 use tcpsim::{Column, RunResults};
 
 fn run(text: &str) -> RunResults {
-    let scenario = tcpsim::scenario::load_str(text, "test.toml").unwrap_or_else(|e| panic!("{e}"));
+    let scenario = tcpsim::load_str(text, "test.toml").unwrap_or_else(|e| panic!("{e}"));
     tcpsim::run(&scenario).unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -23,7 +23,7 @@ fn run(relative: &str, duration: Option<&str>) -> RunResults {
         let line = text.lines().find(|l| l.trim_start().starts_with("duration")).expect("a duration line").to_string();
         text = text.replacen(&line, &format!("duration = \"{d}\""), 1);
     }
-    let scenario = tcpsim::scenario::load_str(&text, relative).unwrap_or_else(|e| panic!("{e}"));
+    let scenario = tcpsim::load_str(&text, relative).unwrap_or_else(|e| panic!("{e}"));
     tcpsim::run(&scenario).unwrap_or_else(|e| panic!("{e}"))
 }
 

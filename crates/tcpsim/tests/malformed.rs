@@ -21,7 +21,7 @@ use std::process::Command;
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tcpsim::scenario::load_str;
+use tcpsim::load_str;
 use tcpsim::scenario::FlowKind;
 use tcpsim::{Scenario, ScenarioError};
 
@@ -179,7 +179,7 @@ fn cases() -> Vec<Case> {
         case("unknown key in [network]", graph("", "").replace("nodes = [", "hosts = 1 # <-\nnodes = ["), "network.hosts", "unknown key"),
         case("unknown top-level table", format!("{}\n[monitr] {m}\ninterval = \"1s\"\n", graph("", "")), "monitr", "unknown key"),
         case("unknown RED key", with_queue("{ kind = \"red\", min_thresh = 5 }"), "link[0].queue.min_thresh", "unknown key"),
-        case("RED key in a droptail queue", with_queue("{ kind = \"droptail\", limit = \"10p\", min_th = 5 }"), "link[0].queue.min_th", "applies to RED queues"),
+        case("RED key in a droptail queue", with_queue("{ kind = \"droptail\", limit = \"10p\", min_th = 5 }"), "link[0].queue.min_th", "applies to kind = \"red\""),
         case(
             "unknown key in a [link.queue] sub-table",
             graph("[link.queue]\nkind = \"droptail\"\nlimt = \"10p\" # <-\n", ""),
@@ -234,7 +234,7 @@ fn cases() -> Vec<Case> {
         case("negative seed", graph("", "").replace("duration = \"1s\"", "duration = \"1s\"\nseed = -1 # <-"), "simulation.seed", "integer from 0"),
         case("node name as a table", graph("", "").replace("from = \"a\"\nto = \"b\"\nrate", "from = { x = 1 } # <-\nto = \"b\"\nrate"), "link[0].from", "string"),
         case("node name as a number", graph("", "").replace("[[flow]]\nfrom = \"a\"", "[[flow]]\nfrom = 1 # <-"), "flow[0].from", "string"),
-        case("queue as a string", with_queue("\"red\""), "link[0].queue", "table"),
+        case("queue as a number", with_queue("5"), "link[0].queue", "name of a queue discipline"),
         case("nodes as a string", graph("", "").replace("nodes = [\"a\", \"b\", \"c\"]", "nodes = \"a\" # <-"), "network.nodes", "list of strings"),
         case("nodes with a number", graph("", "").replace("nodes = [\"a\", \"b\", \"c\"]", "nodes = [\"a\", \"b\", 3] # <-"), "network.nodes", "list of strings"),
         case("[[flow]] as a number", "flow = 3 # <-\n[simulation]\nduration = \"1s\"\n", "flow", "[[flow]]"),
@@ -247,12 +247,12 @@ fn cases() -> Vec<Case> {
         case("dupack_threshold zero", graph("", &format!("dupack_threshold = 0 {m}\n")), "flow[0].dupack_threshold", "integer from 1"),
         case("date as a time", graph("", &format!("start = 1979-05-27 {m}\n")), "flow[0].start", "date"),
         // --- RED parameters ---
-        case("max_th equal to min_th", with_queue("{ kind = \"red\", min_th = 10, max_th = 10 }"), "link[0].queue", "max_th greater than min_th"),
-        case("max_th below min_th", with_queue("{ kind = \"red\", min_th = 20, max_th = 10 }"), "link[0].queue", "max_th greater than min_th"),
+        case("max_th equal to min_th", with_queue("{ kind = \"red\", min_th = 10, max_th = 10 }"), "link[0].queue.max_th", "max_th greater than min_th"),
+        case("max_th below min_th", with_queue("{ kind = \"red\", min_th = 20, max_th = 10 }"), "link[0].queue.max_th", "max_th greater than min_th"),
         case("RED max_p above one", with_queue("{ kind = \"red\", max_p = 1.5 }"), "link[0].queue.max_p", "number from 0 to 1"),
         case("RED weight negative", with_queue("{ kind = \"red\", weight = -0.1 }"), "link[0].queue.weight", "number from 0 to 1"),
         case("RED linterm and max_p", with_queue("{ kind = \"red\", max_p = 0.1, linterm = 10 }"), "link[0].queue.linterm", "not both"),
-        case("RED mean_packet_size zero", with_queue("{ kind = \"red\", mean_packet_size = \"0B\" }"), "link[0].queue.mean_packet_size", "greater than zero"),
+        case("RED mean_packet_size zero", with_queue("{ kind = \"red\", mean_packet_size = \"0B\" }"), "link[0].queue.mean_packet_size", "from 1 B"),
         case("RED queue without kind", with_queue("{ limit = \"20p\" }"), "link[0].queue", "'kind'"),
         // --- queue limits that cannot hold a packet ---
         case("droptail limit 0p", with_queue("{ kind = \"droptail\", limit = \"0p\" }"), "link[0].queue.limit", "at least one packet"),
@@ -304,7 +304,7 @@ fn cases() -> Vec<Case> {
             "unknown node \"n2\"",
         ),
         case("TCP flow with a CBR key", graph("", &format!("rate = \"1Mbps\" {m}\n")), "flow[0].rate", "cbr"),
-        case("CBR flow with a TCP key", graph("", &format!("type = \"cbr\"\nrecovery = \"reno\" {m}\n")), "flow[0].recovery", "TCP"),
+        case("CBR flow with a TCP key", graph("", &format!("type = \"cbr\"\nrecovery = \"reno\" {m}\n")), "flow[0].recovery", "type = \"tcp\""),
         // --- generators ---
         case(
             "dumbbell access_delays too short",

@@ -9,20 +9,50 @@
 
 use crate::engine::time::{self, Dur};
 use crate::engine::RandomStream;
+use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+
+const NS2: &str = "ns-2.35 Application/Traffic/CBR default";
+
+pub static SPEC: ModelSpec = ModelSpec {
+    family: Family::Agent,
+    name: "cbr",
+    summary: "constant bit rate over UDP: one packet every packet_size·8/rate, optionally jittered",
+    source: "ns-2.35 Application/Traffic/CBR on Agent/UDP (cbr_traffic.cc)",
+    params: &[
+        Param::new("rate", T::Rate, "bit/s", V::Rate(448_000), "sending rate (ns-2 rate_)", NS2).range(1.0, 1e15),
+        Param::new("packet_size", T::Size, "B", V::Size(210), "packet size on the wire; UDP adds no header in ns-2 (ns-2 packetSize_)", NS2).range(1.0, 1e9),
+        Param::new("jitter", T::Bool, "", V::Bool(false), "multiply each interval by a uniform factor in [0.5, 1.5) (ns-2 random_)", NS2),
+    ],
+    check,
+    constructor: Constructor::Described,
+};
+
+fn check(c: &ModelConfig) -> Result<(), ParamError> {
+    if time::transmission_time(c.size("packet_size"), c.rate("rate")) == 0 {
+        return Err(ParamError::new("rate", "a CBR rate that leaves at least 1 ps between packets"));
+    }
+    Ok(())
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CbrParams {
-    /// Sending rate, bits per second; default 448 000 (ns-2 `rate_ 448Kb`).
+    /// Sending rate, bits per second (ns-2 `rate_`).
     pub rate_bps: u64,
-    /// Packet size on the wire, bytes; default 210 (ns-2 `packetSize_`).
+    /// Packet size on the wire, bytes (ns-2 `packetSize_`).
     pub packet_size: u32,
-    /// Randomize intervals (ns-2 `random_`); default false.
+    /// Randomize intervals (ns-2 `random_`).
     pub jitter: bool,
+}
+
+impl CbrParams {
+    pub fn from_config(c: &ModelConfig) -> Self {
+        CbrParams { rate_bps: c.rate("rate"), packet_size: c.size("packet_size") as u32, jitter: c.boolean("jitter") }
+    }
 }
 
 impl Default for CbrParams {
     fn default() -> Self {
-        CbrParams { rate_bps: 448_000, packet_size: 210, jitter: false }
+        CbrParams::from_config(&SPEC.defaults())
     }
 }
 

@@ -86,7 +86,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let scenario = match tcpsim::scenario::load_file(&options.scenario) {
+    let scenario = match tcpsim::load_file(&options.scenario) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

@@ -6,7 +6,7 @@ pub mod rng;
 pub mod scheduler;
 pub mod time;
 
-pub use packet::{Packet, PacketArena, PacketId, PacketKind};
+pub use packet::{Ecn, Packet, PacketArena, PacketId, PacketKind, SackBlocks};
 pub use rng::RandomStream;
 pub use scheduler::{Event, EventKind, Scheduler};
 pub use time::{Dur, SimTime};

@@ -24,6 +24,10 @@ pub enum EventKind {
     FlowStop { flow: u32 },
     /// A CBR source sends its next packet.
     CbrSend { flow: u32 },
+    /// A TCP sender's congestion-control timer (valid only at its latest requested time).
+    CcTimer { flow: u32 },
+    /// A queue discipline's own timer.
+    QueueTimer { link: u32 },
     /// Take one time-series sample.
     Sample,
     /// Report progress to the caller.

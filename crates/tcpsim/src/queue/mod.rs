@@ -11,7 +11,7 @@ pub mod red;
 pub use droptail::{DropTail, DropTailParams};
 pub use red::{Red, RedParams};
 
-use crate::engine::{PacketId, RandomStream, SimTime};
+use crate::engine::{Dur, PacketId, SimTime};
 use std::collections::VecDeque;
 
 /// What a discipline sees of an arriving packet.
@@ -20,8 +20,12 @@ pub struct Arrival {
     pub id: PacketId,
     /// Size on the wire, bytes.
     pub size: u32,
-    /// The packet is ECN-capable (ECT set).
+    /// The packet is ECN-capable (ECT(0), ECT(1) or already CE).
     pub ect: bool,
+    /// The flow it belongs to (index in the scenario's flows).
+    pub flow: u32,
+    /// The sender's RTT written into the packet (FECN), picoseconds; 0 if none.
+    pub rtt_hint: Dur,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,30 +45,75 @@ pub enum Verdict {
     Dropped(DropReason),
 }
 
-/// A queue size limit.
+/// A queue limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limit {
     Packets(u64),
     Bytes(u64),
 }
 
+/// Something a discipline asks the link to do besides its verdict on the arrival.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueAction {
+    /// Set CE on a packet the queue holds (it must be ECN-capable).
+    Mark(PacketId),
+    /// A packet the queue held was removed and is dropped (push-out, drop at dequeue).
+    Drop(PacketId, DropReason),
+    /// Call `on_timer` at this time.
+    Timer(SimTime),
+}
+
+/// The context of a call into a discipline: the time, and a place for actions.
+pub struct QueueCtx<'a> {
+    pub now: SimTime,
+    actions: &'a mut Vec<QueueAction>,
+}
+
+impl<'a> QueueCtx<'a> {
+    pub fn new(now: SimTime, actions: &'a mut Vec<QueueAction>) -> Self {
+        QueueCtx { now, actions }
+    }
+
+    /// Marks (CE) a packet the queue holds.
+    pub fn mark(&mut self, id: PacketId) {
+        self.actions.push(QueueAction::Mark(id));
+    }
+
+    /// Drops a packet the queue held and has removed from its buffer.
+    pub fn drop_held(&mut self, id: PacketId, reason: DropReason) {
+        self.actions.push(QueueAction::Drop(id, reason));
+    }
+
+    /// Asks for `on_timer` at `at` (for example DRED's sampling every Δt).
+    pub fn set_timer(&mut self, at: SimTime) {
+        self.actions.push(QueueAction::Timer(at.max(self.now)));
+    }
+}
+
 /// The queue-discipline trait.
 pub trait QueueDiscipline {
     /// Name used in result tables ("droptail", "red").
     fn kind(&self) -> &'static str;
-    /// Offers an arriving packet at time `now`.
-    fn enqueue(&mut self, arrival: Arrival, now: SimTime) -> Verdict;
+    /// Offers an arriving packet.
+    fn enqueue(&mut self, ctx: &mut QueueCtx, arrival: Arrival) -> Verdict;
     /// Takes the next packet to transmit. Called each time the link becomes free, also
-    /// when the queue is empty (RED starts its idle period then, as in ns-2).
-    fn dequeue(&mut self, now: SimTime) -> Option<PacketId>;
+    /// when the queue is empty (RED starts its idle period then, as in ns-2). A
+    /// discipline may drop packets here (`ctx.drop_held`) before choosing one.
+    fn dequeue(&mut self, ctx: &mut QueueCtx) -> Option<PacketId>;
     /// Waiting packets (not counting the one being transmitted).
     fn len_packets(&self) -> usize;
     /// Waiting bytes.
     fn len_bytes(&self) -> u64;
-    /// The AQM's average queue estimate, if it keeps one (RED: packets or bytes).
+    /// The AQM's average queue estimate, if it keeps one (RED: packets).
     fn average(&self) -> Option<f64> {
         None
     }
+    /// The timer asked for with `ctx.set_timer` fired.
+    fn on_timer(&mut self, _ctx: &mut QueueCtx) {}
+    /// A flow whose data crosses this queue started (connection-count RED).
+    fn on_flow_start(&mut self, _ctx: &mut QueueCtx, _flow: u32) {}
+    /// A flow whose data crosses this queue stopped sending.
+    fn on_flow_stop(&mut self, _ctx: &mut QueueCtx, _flow: u32) {}
 }
 
 /// A FIFO of packet ids with a byte count, shared by the disciplines.
@@ -86,6 +135,18 @@ impl Fifo {
         Some(id)
     }
 
+    /// Removes the packet at the tail (drop from the back).
+    pub fn pop_back(&mut self) -> Option<PacketId> {
+        let (id, size) = self.packets.pop_back()?;
+        self.bytes -= size as u64;
+        Some(id)
+    }
+
+    /// The packets held, head first, with their sizes.
+    pub fn iter(&self) -> impl Iterator<Item = (PacketId, u32)> + '_ {
+        self.packets.iter().copied()
+    }
+
     pub fn len(&self) -> usize {
         self.packets.len()
     }
@@ -99,54 +160,3 @@ impl Fifo {
     }
 }
 
-/// Parameters of any discipline, as read from a scenario.
-#[derive(Debug, Clone, PartialEq)]
-pub enum QueueParams {
-    DropTail(DropTailParams),
-    Red(RedParams),
-}
-
-impl QueueParams {
-    /// Builds the discipline for a link direction of `rate_bps`; `random` is the
-    /// component's own stream.
-    pub fn build(&self, rate_bps: u64, random: RandomStream) -> Box<dyn QueueDiscipline> {
-        match self {
-            QueueParams::DropTail(p) => Box::new(DropTail::new(p.clone())),
-            QueueParams::Red(p) => Box::new(Red::new(p.clone(), rate_bps, random)),
-        }
-    }
-
-    /// The largest packet (bytes) the configured limit can hold, to reject limits that
-    /// cannot hold one packet.
-    pub fn capacity_check(&self, max_packet: u32) -> Result<(), String> {
-        match self {
-            // DropTail drops an arrival when waiting + 1 ≥ limit (ns-2), so a limit of 1
-            // packet, or of no more bytes than a packet, drops everything.
-            QueueParams::DropTail(p) => match p.limit {
-                Limit::Packets(n) if n < 2 => {
-                    Err("a limit of at least 2 packets (ns-2 counts the packet being transmitted: a limit of 1 drops every packet)".into())
-                }
-                Limit::Bytes(b) if b <= max_packet as u64 => {
-                    Err(format!("a limit larger than the largest packet ({max_packet} B)"))
-                }
-                _ => Ok(()),
-            },
-            QueueParams::Red(p) => {
-                if p.queue_in_bytes {
-                    let bytes = p.limit_bytes();
-                    if bytes < max_packet as u64 {
-                        return Err(format!(
-                            "a limit of at least one packet ({max_packet} B); in byte mode the limit is {bytes} B"
-                        ));
-                    }
-                } else if p.limit_packets() == 0 {
-                    return Err(format!(
-                        "a limit of at least 1 packet; a byte limit counts packets of mean_packet_size ({} B) in packet mode",
-                        p.mean_packet_size
-                    ));
-                }
-                Ok(())
-            }
-        }
-    }
-}

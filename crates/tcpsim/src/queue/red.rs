@@ -40,58 +40,124 @@
 //! - ns-2's `cautious_`, `adaptive_`, `drop_front_`/random victim and automatic
 //!   thresholds/weight are not implemented.
 
-use super::{Arrival, DropReason, Fifo, Limit, QueueDiscipline, Verdict};
+use super::{Arrival, DropReason, Fifo, Limit, QueueCtx, QueueDiscipline, Verdict};
 use crate::engine::{time, PacketId, RandomStream, SimTime};
+use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+
+const NS2: &str = "ns-2.35 Queue/RED default";
+
+pub static SPEC: ModelSpec = ModelSpec {
+    family: Family::Queue,
+    name: "red",
+    summary: "Random Early Detection with ns-2.35 semantics: per-arrival EWMA with idle correction, count, gentle, wait, byte mode, ECN marking",
+    source: "Floyd & Jacobson, IEEE/ACM ToN 1(4), 1993; ns-2.35 Queue/RED (red.cc); reference document 000 §1.4",
+    params: &[
+        Param::new("limit", T::Limit, "packets or bytes", V::Limit(Limit::Packets(50)), "buffer limit; in byte mode a packet limit is limit × mean_packet_size bytes", NS2),
+        Param::new("min_th", T::Number, "packets", V::Number(5.0), "minimum threshold min_th (ns-2 thresh_)", "Floyd93; fixed value (ns-2.35 computes it automatically)").range(0.0, 1e12),
+        Param::new("max_th", T::Number, "packets", V::Number(15.0), "maximum threshold max_th (ns-2 maxthresh_)", "Floyd93; fixed value (ns-2.35 computes it automatically)").range(0.0, 1e12),
+        Param::new("weight", T::Number, "", V::Number(0.002), "EWMA weight w_q (ns-2 q_weight_)", "Floyd93 (ns-2.35 computes it automatically)").range(0.0, 1.0),
+        Param::new("max_p", T::Number, "", V::Number(0.1), "drop probability at max_th (ns-2 1/linterm_)", NS2).range(0.0, 1.0),
+        Param::new("linterm", T::Number, "", V::Unset, "alternative to max_p: max_p = 1/linterm (ns-2 linterm_)", NS2).range(1.0, 1e9),
+        Param::new("gentle", T::Bool, "", V::Bool(true), "drop probability rises from max_p to 1 between max_th and 2·max_th (ns-2 gentle_)", NS2),
+        Param::new("wait", T::Bool, "", V::Bool(true), "spread drops uniformly: p_a = p_b/(2 − count·p_b) (ns-2 wait_)", NS2),
+        Param::new("mean_packet_size", T::Size, "B", V::Size(500), "mean packet size for idle correction and byte mode (ns-2 mean_pktsize_)", NS2).range(1.0, 4294967295.0),
+        Param::new("queue_in_bytes", T::Bool, "", V::Bool(false), "average and thresholds in bytes (ns-2 queue_in_bytes_; ns-2.35 default true, ns-2.27 false)", "ns-2.27 default"),
+        Param::new("bytes", T::Bool, "", V::Bool(false), "byte-mode drop probability: count in bytes, p_a scaled by size (ns-2 bytes_)", "ns-2.27 default"),
+        Param::new("ecn", T::Bool, "", V::Bool(false), "mark ECN-capable packets instead of dropping them (ns-2 setbit_)", NS2),
+        Param::new("use_mark_p", T::Bool, "", V::Bool(true), "no forced drop by the average; mark only while p_b < mark_p (ns-2 use_mark_p_)", NS2),
+        Param::new("mark_p", T::Number, "", V::Number(0.1), "largest p_b at which ECN packets are marked rather than dropped (ns-2 mark_p_)", NS2).range(0.0, 1.0),
+    ],
+    check,
+    constructor: Constructor::Queue { build: |c, env| Box::new(Red::new(RedParams::from_config(c), env.rate_bps, env.random)), capacity },
+};
+
+fn check(c: &ModelConfig) -> Result<(), ParamError> {
+    if c.is_given("max_p") && c.is_given("linterm") {
+        return Err(ParamError::new("linterm", "either max_p or linterm (max_p = 1/linterm), not both"));
+    }
+    let p = RedParams::from_config(c);
+    p.validate().map_err(|expected| ParamError::new("max_th", expected))?;
+    if matches!(p.limit, Limit::Packets(0)) || p.limit_bytes() == 0 {
+        return Err(ParamError::new("limit", "a limit that can hold at least one packet"));
+    }
+    if p.ecn {
+        // RED's marking is implemented, but no transport reacts to ECN echo yet:
+        // marking would silently turn into dropping.
+        return Err(ParamError::new("ecn", "false: ECN-capable TCP is not implemented yet, so RED would only drop"));
+    }
+    Ok(())
+}
+
+fn capacity(c: &ModelConfig, max_packet: u32) -> Result<(), String> {
+    let p = RedParams::from_config(c);
+    if p.queue_in_bytes {
+        let bytes = p.limit_bytes();
+        if bytes < max_packet as u64 {
+            return Err(format!("a limit of at least one packet ({max_packet} B); in byte mode the limit is {bytes} B"));
+        }
+    } else if p.limit_packets() == 0 {
+        return Err(format!(
+            "a limit of at least 1 packet; a byte limit counts packets of mean_packet_size ({} B) in packet mode",
+            p.mean_packet_size
+        ));
+    }
+    Ok(())
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RedParams {
-    /// Buffer limit; default 50 packets. In byte mode a packet limit is
-    /// `limit · mean_packet_size` bytes (ns-2).
+    /// Buffer limit; in byte mode a packet limit is `limit · mean_packet_size` bytes (ns-2).
     pub limit: Limit,
-    /// min_th, in packets (ns-2 `thresh_`); default 5.
+    /// min_th, in packets (ns-2 `thresh_`).
     pub min_th: f64,
-    /// max_th, in packets (ns-2 `maxthresh_`); default 15.
+    /// max_th, in packets (ns-2 `maxthresh_`).
     pub max_th: f64,
-    /// EWMA weight w_q (ns-2 `q_weight_`); default 0.002 (Floyd93).
+    /// EWMA weight w_q (ns-2 `q_weight_`).
     pub weight: f64,
-    /// max_p (ns-2 1/`linterm_`); default 0.1.
+    /// max_p (ns-2 1/`linterm_`).
     pub max_p: f64,
-    /// Gentle RED (ns-2 `gentle_`); default true.
+    /// Gentle RED (ns-2 `gentle_`).
     pub gentle: bool,
-    /// Spread drops uniformly (ns-2 `wait_`); default true.
+    /// Spread drops uniformly (ns-2 `wait_`).
     pub wait: bool,
-    /// Mean packet size in bytes (ns-2 `mean_pktsize_`); default 500.
+    /// Mean packet size in bytes (ns-2 `mean_pktsize_`).
     pub mean_packet_size: u32,
-    /// Queue and thresholds in bytes (ns-2 `queue_in_bytes_`); default false.
+    /// Queue and thresholds in bytes (ns-2 `queue_in_bytes_`).
     pub queue_in_bytes: bool,
-    /// Byte-mode drop probability (ns-2 `bytes_`); default false.
+    /// Byte-mode drop probability (ns-2 `bytes_`).
     pub bytes: bool,
-    /// Mark ECN-capable packets instead of dropping (ns-2 `setbit_`); default false.
+    /// Mark ECN-capable packets instead of dropping (ns-2 `setbit_`).
     pub ecn: bool,
     /// ns-2 `use_mark_p_`: no forced drop by the average; mark only while p_b < mark_p.
-    /// Default true (ns-2.35).
     pub use_mark_p: bool,
-    /// ns-2 `mark_p_`; default 0.1.
+    /// ns-2 `mark_p_`.
     pub mark_p: f64,
+}
+
+impl RedParams {
+    /// Typed parameters; every default is the registry's (`SPEC`).
+    pub fn from_config(c: &ModelConfig) -> Self {
+        RedParams {
+            limit: c.limit("limit"),
+            min_th: c.number("min_th"),
+            max_th: c.number("max_th"),
+            weight: c.number("weight"),
+            max_p: c.opt_number("linterm").map_or_else(|| c.number("max_p"), |l| 1.0 / l),
+            gentle: c.boolean("gentle"),
+            wait: c.boolean("wait"),
+            mean_packet_size: c.size("mean_packet_size") as u32,
+            queue_in_bytes: c.boolean("queue_in_bytes"),
+            bytes: c.boolean("bytes"),
+            ecn: c.boolean("ecn"),
+            use_mark_p: c.boolean("use_mark_p"),
+            mark_p: c.number("mark_p"),
+        }
+    }
 }
 
 impl Default for RedParams {
     fn default() -> Self {
-        RedParams {
-            limit: Limit::Packets(50),
-            min_th: 5.0,
-            max_th: 15.0,
-            weight: 0.002,
-            max_p: 0.1,
-            gentle: true,
-            wait: true,
-            mean_packet_size: 500,
-            queue_in_bytes: false,
-            bytes: false,
-            ecn: false,
-            use_mark_p: true,
-            mark_p: 0.1,
-        }
+        RedParams::from_config(&SPEC.defaults())
     }
 }
 
@@ -272,8 +338,8 @@ impl QueueDiscipline for Red {
         "red"
     }
 
-    fn enqueue(&mut self, arrival: Arrival, now: SimTime) -> Verdict {
-        self.update_average(now);
+    fn enqueue(&mut self, ctx: &mut QueueCtx, arrival: Arrival) -> Verdict {
+        self.update_average(ctx.now);
         self.vars.count += 1;
         self.vars.count_bytes += arrival.size as u64;
 
@@ -309,7 +375,8 @@ impl QueueDiscipline for Red {
         verdict
     }
 
-    fn dequeue(&mut self, now: SimTime) -> Option<PacketId> {
+    fn dequeue(&mut self, ctx: &mut QueueCtx) -> Option<PacketId> {
+        let now = ctx.now;
         let next = self.fifo.pop();
         if next.is_some() {
             self.vars.idle = false;
@@ -347,7 +414,21 @@ mod tests {
     }
 
     fn arrival(id: u32) -> Arrival {
-        Arrival { id, size: 1000, ect: false }
+        Arrival { id, size: 1000, ect: false, flow: 0, rtt_hint: 0 }
+    }
+
+    trait At {
+        fn enq(&mut self, a: Arrival, now: SimTime) -> Verdict;
+        fn deq(&mut self, now: SimTime) -> Option<PacketId>;
+    }
+
+    impl At for Red {
+        fn enq(&mut self, a: Arrival, now: SimTime) -> Verdict {
+            self.enqueue(&mut QueueCtx::new(now, &mut Vec::new()), a)
+        }
+        fn deq(&mut self, now: SimTime) -> Option<PacketId> {
+            self.dequeue(&mut QueueCtx::new(now, &mut Vec::new()))
+        }
     }
 
     fn with_count(mut r: Red, count: u64) -> Red {
@@ -419,10 +500,10 @@ mod tests {
     fn ewma_uses_queue_length_before_the_arrival() {
         let mut r = red(RedParams { weight: 0.5, ..RedParams::default() });
         r.vars.idle = false;
-        r.enqueue(arrival(0), 0); // q = 0 → avg 0
+        r.enq(arrival(0), 0); // q = 0 → avg 0
         assert_eq!(r.vars.avg, 0.0);
-        r.enqueue(arrival(1), 0); // q = 1 → 0.5
-        r.enqueue(arrival(2), 0); // q = 2 → 0.25 + 1 = 1.25
+        r.enq(arrival(1), 0); // q = 1 → 0.5
+        r.enq(arrival(2), 0); // q = 2 → 0.25 + 1 = 1.25
         assert!((r.vars.avg - 1.25).abs() < 1e-12);
     }
 
@@ -433,8 +514,8 @@ mod tests {
         let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
         r.vars.avg = 8.0;
         r.vars.idle = false;
-        assert_eq!(r.dequeue(1 * PS_PER_MS), None); // empty: idle from 1 ms
-        r.enqueue(arrival(0), 5 * PS_PER_MS);
+        assert_eq!(r.deq(1 * PS_PER_MS), None); // empty: idle from 1 ms
+        r.enq(arrival(0), 5 * PS_PER_MS);
         let expected = 8.0 * 0.9f64.powi(10) * 0.9;
         assert!((r.vars.avg - expected).abs() < 1e-12, "{} vs {}", r.vars.avg, expected);
     }
@@ -444,7 +525,7 @@ mod tests {
         let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
         r.vars.avg = 8.0;
         r.vars.idle = false;
-        r.enqueue(arrival(0), 5 * PS_PER_MS);
+        r.enq(arrival(0), 5 * PS_PER_MS);
         assert!((r.vars.avg - 8.0 * 0.9).abs() < 1e-12);
     }
 
@@ -455,10 +536,10 @@ mod tests {
         let mut r = red(RedParams::default());
         r.vars.idle = false;
         for i in 0..3 {
-            r.enqueue(arrival(i), 0);
+            r.enq(arrival(i), 0);
         }
         r.vars.avg = 6.0; // above min_th; the next arrival sees q = 3 > 1
-        assert_eq!(r.enqueue(arrival(3), 0), Verdict::Queued);
+        assert_eq!(r.enq(arrival(3), 0), Verdict::Queued);
         assert!(r.vars.old);
         assert_eq!(r.vars.count, 1);
     }
@@ -468,7 +549,7 @@ mod tests {
         let mut r = red(RedParams::default());
         r.vars.old = true;
         for i in 0..40 {
-            assert_eq!(r.enqueue(arrival(i), 0), Verdict::Queued);
+            assert_eq!(r.enq(arrival(i), 0), Verdict::Queued);
         }
         assert!(!r.vars.old);
     }
@@ -478,9 +559,9 @@ mod tests {
         // Packet mode limit 5: an arrival finding 5 waiting is dropped (ns-2 qlen >= qlim).
         let mut r = red(RedParams { limit: Limit::Packets(5), min_th: 100.0, max_th: 200.0, ..RedParams::default() });
         for i in 0..5 {
-            assert_eq!(r.enqueue(arrival(i), 0), Verdict::Queued);
+            assert_eq!(r.enq(arrival(i), 0), Verdict::Queued);
         }
-        assert_eq!(r.enqueue(arrival(5), 0), Verdict::Dropped(DropReason::Overflow));
+        assert_eq!(r.enq(arrival(5), 0), Verdict::Dropped(DropReason::Overflow));
         assert_eq!(r.vars.count, 0);
         assert_eq!(r.len_packets(), 5);
     }
@@ -489,27 +570,27 @@ mod tests {
     fn without_use_mark_p_average_above_twice_max_th_forces_a_drop() {
         let mut r = red(RedParams { use_mark_p: false, ..RedParams::default() });
         for i in 0..3 {
-            r.enqueue(arrival(i), 0);
+            r.enq(arrival(i), 0);
         }
         r.vars.avg = 40.0;
         r.vars.old = true;
-        assert_eq!(r.enqueue(arrival(9), 0), Verdict::Dropped(DropReason::Early));
+        assert_eq!(r.enq(arrival(9), 0), Verdict::Dropped(DropReason::Early));
     }
 
     #[test]
     fn ecn_marks_ect_packets_instead_of_dropping() {
         let mut r = red(RedParams { ecn: true, wait: false, ..RedParams::default() });
         for i in 0..3 {
-            r.enqueue(arrival(i), 0);
+            r.enq(arrival(i), 0);
         }
         // avg near max_th keeps p_b < mark_p; a high count makes p_a = 1.
         r.vars.avg = 14.0 / (1.0 - r.params.weight);
         r.vars.old = true;
         r.vars.count = 1000;
-        let ect = Arrival { id: 7, size: 1000, ect: true };
-        assert_eq!(r.enqueue(ect, 0), Verdict::Marked);
+        let ect = Arrival { id: 7, size: 1000, ect: true, flow: 0, rtt_hint: 0 };
+        assert_eq!(r.enq(ect, 0), Verdict::Marked);
         r.vars.count = 1000;
-        assert_eq!(r.enqueue(arrival(8), 0), Verdict::Dropped(DropReason::Early));
+        assert_eq!(r.enq(arrival(8), 0), Verdict::Dropped(DropReason::Early));
     }
 
     #[test]
@@ -521,13 +602,13 @@ mod tests {
             // Hold the queue near 10 packets: 11 arrivals per 10 departures.
             for round in 0..2000 {
                 for _ in 0..11 {
-                    if let Verdict::Dropped(DropReason::Early) = r.enqueue(arrival(id), round) {
+                    if let Verdict::Dropped(DropReason::Early) = r.enq(arrival(id), round) {
                         drops += 1;
                     }
                     id += 1;
                 }
                 while r.len_packets() > 10 {
-                    r.dequeue(round);
+                    r.deq(round);
                 }
             }
             drops

@@ -3,13 +3,14 @@
 //! The format is documented key by key in `docs/scenario.md`. Every error names the file,
 //! line, key and what was expected; `tcpsim-run` exits with status 2 on any of them.
 
+mod model_reader;
 mod parse;
 pub mod reader;
 pub mod units;
 
 use crate::app::CbrParams;
 use crate::engine::{Dur, SimTime};
-use crate::queue::QueueParams;
+use crate::registry::ModelConfig;
 use crate::tcp::TcpParams;
 use std::fmt;
 use std::path::Path;
@@ -50,9 +51,9 @@ pub struct LinkSpec {
     pub rate_bps: u64,
     pub delay: Dur,
     /// Queue of the a → b direction.
-    pub queue_ab: QueueParams,
+    pub queue_ab: ModelConfig,
     /// Queue of the b → a direction.
-    pub queue_ba: QueueParams,
+    pub queue_ba: ModelConfig,
     /// Line of the link's table (for errors found while building).
     pub line: Option<usize>,
     /// Key path and line of each direction's queue table, e.g. "link[2].queue.limit".
@@ -133,15 +134,13 @@ impl Scenario {
     }
 }
 
-/// Parses and validates scenario text; `file_name` is used in error messages.
+/// Parses scenario text and checks every key; `file_name` is used in error messages.
 ///
-/// Validation is complete: besides every key, it checks what only the assembled network
-/// shows (a route for every flow, queue limits that hold the largest packet), so a
-/// scenario that loads always runs.
-pub fn load_str(text: &str, file_name: &str) -> Result<Scenario, ScenarioError> {
-    let scenario = parse::parse(text, file_name)?;
-    crate::sim::plan(&scenario)?;
-    Ok(scenario)
+/// This describes the scenario; what only the assembled network shows (a route for every
+/// flow, queue limits that hold the largest packet) is checked by [`crate::load_str`],
+/// which callers should use.
+pub fn parse_str(text: &str, file_name: &str) -> Result<Scenario, ScenarioError> {
+    parse::parse(text, file_name)
 }
 
 impl Scenario {
@@ -158,8 +157,8 @@ impl Scenario {
     }
 }
 
-/// Reads, parses and validates a scenario file.
-pub fn load_file(path: &Path) -> Result<Scenario, ScenarioError> {
+/// Reads a scenario file's text; the error names the file.
+pub fn read_file(path: &Path) -> Result<(String, String), ScenarioError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
         file: file.clone(),
@@ -167,5 +166,5 @@ pub fn load_file(path: &Path) -> Result<Scenario, ScenarioError> {
         key: String::new(),
         message: format!("cannot read the scenario file: {e}"),
     })?;
-    load_str(&text, &file)
+    Ok((text, file))
 }

@@ -1,12 +1,13 @@
 //! From TOML text to a validated [`Scenario`]: sections, generators, flows, monitors.
 
+use super::model_reader::{self, At};
 use super::reader::{quote, Section, Source};
-use super::units::{self, parse_limit, parse_rate, parse_size, parse_time};
+use super::units::{self, parse_rate, parse_time};
 use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection};
 use crate::app::CbrParams;
-use crate::queue::{DropTailParams, Limit, QueueParams, RedParams};
-use crate::tcp::cc::CcKind;
-use crate::tcp::{ReceiverKind, RecoveryKind, TcpParams};
+use crate::registry::{self, Family, ModelConfig};
+use crate::tcp::agent::{DEFAULT_CC, DEFAULT_RECEIVER, DEFAULT_RECOVERY};
+use crate::tcp::TcpParams;
 use std::collections::{HashMap, HashSet};
 
 /// Largest number of generated pairs/routers/flow copies accepted (keeps bad input from
@@ -23,19 +24,10 @@ const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse"]
 const DUMBBELL_KEYS: &[&str] = &["pairs", "bottleneck", "access", "access_delays"];
 const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_reverse"];
 const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues"];
-const DROPTAIL_KEYS: &[&str] = &["kind", "limit"];
-const RED_KEYS: &[&str] = &[
-    "kind", "limit", "min_th", "max_th", "weight", "max_p", "linterm", "gentle", "wait", "mean_packet_size",
-    "queue_in_bytes", "bytes", "ecn", "use_mark_p", "mark_p",
-];
-const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_spacing", "stop", "packet_size"];
-/// Keys of TCP flows that CBR flows do not have (and the reverse), for a precise error.
-const TCP_ONLY_KEYS: &[&str] = &[
-    "recovery", "cc", "header_size", "ack_size", "initial_window", "max_window", "initial_ssthresh",
-    "dupack_threshold", "limited_transmit", "min_rto", "max_rto", "initial_rto", "clock_granularity",
-    "receiver", "delayed_ack_timeout", "packets", "syn",
-];
-const CBR_ONLY_KEYS: &[&str] = &["rate", "jitter"];
+/// Keys of a flow that are not parameters of its agent.
+const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_spacing", "stop"];
+/// Keys of a TCP flow that select its models.
+const TCP_MODEL_KEYS: &[&str] = &["cc", "recovery", "receiver"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     let src = Source { file, text };
@@ -119,10 +111,10 @@ struct Builder {
 struct LinkTemplate {
     rate_bps: u64,
     delay: u64,
-    queue: QueueParams,
-    queue_reverse: QueueParams,
-    queue_at: (String, Option<usize>),
-    queue_reverse_at: (String, Option<usize>),
+    queue: ModelConfig,
+    queue_reverse: ModelConfig,
+    queue_at: At,
+    queue_reverse_at: At,
 }
 
 impl Builder {
@@ -167,12 +159,12 @@ impl Builder {
         s.allow(allowed)?;
         let rate_bps = s.required("rate", s.quantity("rate", parse_rate, units::RATE_EXPECTED)?, units::RATE_EXPECTED)?;
         let delay = s.required("delay", s.quantity("delay", parse_time, units::TIME_EXPECTED)?, units::TIME_EXPECTED)?;
-        let (queue, queue_at) = match s.table("queue")? {
-            Some(q) => (queue_params(&q)?, (format!("{}.limit", q.path), q.line)),
-            None => (QueueParams::DropTail(DropTailParams::default()), (s.path.clone(), s.line)),
+        let (queue, queue_at) = match model_reader::model(s, "queue", Family::Queue)? {
+            Some(q) => q,
+            None => (registry::find(Family::Queue, DEFAULT_QUEUE).expect("registered").defaults(), (s.path.clone(), s.line)),
         };
-        let (queue_reverse, queue_reverse_at) = match s.table("queue_reverse")? {
-            Some(q) => (queue_params(&q)?, (format!("{}.limit", q.path), q.line)),
+        let (queue_reverse, queue_reverse_at) = match model_reader::model(s, "queue_reverse", Family::Queue)? {
+            Some(q) => q,
             None => (queue.clone(), queue_at.clone()),
         };
         Ok(LinkTemplate { rate_bps, delay, queue, queue_reverse, queue_at, queue_reverse_at })
@@ -244,7 +236,16 @@ impl Builder {
     }
 
     fn flows(&mut self, s: &Section, index: usize) -> Result<(), ScenarioError> {
-        let all_keys: Vec<&str> = FLOW_COMMON_KEYS.iter().chain(TCP_ONLY_KEYS).chain(CBR_ONLY_KEYS).copied().collect();
+        let mut all_keys: Vec<&str> = FLOW_COMMON_KEYS.iter().chain(TCP_MODEL_KEYS).copied().collect();
+        for agent in registry::MODELS.iter().filter(|m| m.family == Family::Agent) {
+            all_keys.extend(agent.params.iter().map(|p| p.name).filter(|k| !all_keys.contains(k)).collect::<Vec<_>>());
+        }
+        if s.present("delayed_ack_timeout") {
+            return Err(s.error(
+                "delayed_ack_timeout",
+                "the delayed-ACK timeout belongs to the receiver now: write receiver = { kind = \"delayed\", timeout = \"100ms\" }",
+            ));
+        }
         s.allow(&all_keys)?;
         let count = s.integer("count", 1, MAX_GENERATED)?.unwrap_or(1) as usize;
         let name = s.string("name")?.map(|n| n.value);
@@ -253,8 +254,9 @@ impl Builder {
         let start = s.quantity("start", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
         let spacing = s.quantity("start_spacing", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
         let stop = s.quantity("stop", parse_time, units::TIME_EXPECTED)?;
-        let kind = s.choice("type", &["tcp", "cbr"])?.map_or("tcp".to_string(), |c| c.value);
-        let kind = if kind == "tcp" { FlowKind::Tcp(tcp_params(s)?) } else { FlowKind::Cbr(cbr_params(s)?) };
+        let agents = registry::names(Family::Agent);
+        let kind = s.choice("type", &agents)?.map_or("tcp".to_string(), |c| c.value);
+        let kind = agent(s, &kind)?;
         s.finish()?;
         if let Some(stop) = stop {
             if stop <= start {
@@ -362,142 +364,35 @@ fn selection(s: &Section, key: &str) -> Result<Selection, ScenarioError> {
         .map_or(Selection::All, Selection::Named))
 }
 
-fn queue_params(s: &Section) -> Result<QueueParams, ScenarioError> {
-    s.allow(RED_KEYS)?;
-    let kind = s.required("kind", s.choice("kind", &["droptail", "red"])?, "\"droptail\" or \"red\"")?;
-    if kind.value == "droptail" {
-        for &key in RED_KEYS {
-            if !DROPTAIL_KEYS.contains(&key) && s.present(key) {
-                return Err(s.error(key, format!("'{key}' applies to RED queues; this queue has kind = \"droptail\"")));
+/// The queue of a link that names none (ns-2 `duplex-link ... DropTail`).
+const DEFAULT_QUEUE: &str = "droptail";
+
+/// A flow's agent (`type`) and, for TCP, its congestion control, recovery and receiver.
+fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
+    let spec = registry::find(Family::Agent, kind).expect("checked by choice");
+    // A parameter of another agent type gets a precise message.
+    for other in registry::MODELS.iter().filter(|m| m.family == Family::Agent && m.name != kind) {
+        let foreign = other.params.iter().map(|p| p.name).chain(if other.name == "tcp" { TCP_MODEL_KEYS.to_vec() } else { Vec::new() });
+        for key in foreign {
+            if s.present(key) && spec.param(key).is_none() && !(kind == "tcp" && TCP_MODEL_KEYS.contains(&key)) {
+                return Err(s.error(key, format!("'{key}' applies to type = \"{}\" flows; this flow has type = \"{kind}\"", other.name)));
             }
         }
     }
-    let limit = s.quantity("limit", parse_limit, units::LIMIT_EXPECTED)?;
-    let params = if kind.value == "droptail" {
-        let p = DropTailParams { limit: limit.unwrap_or(DropTailParams::default().limit) };
-        if p.limit == Limit::Packets(0) || p.limit == Limit::Bytes(0) {
-            return Err(s.error("limit", "expected a limit that can hold at least one packet"));
+    let config = model_reader::params(s, spec)?;
+    Ok(match kind {
+        "cbr" => FlowKind::Cbr(CbrParams::from_config(&config)),
+        _ => {
+            let pick = |key: &str, family: Family, default: &str| -> Result<ModelConfig, ScenarioError> {
+                Ok(match model_reader::model(s, key, family)? {
+                    Some((c, _)) => c,
+                    None => registry::find(family, default).expect("registered").defaults(),
+                })
+            };
+            let cc = pick("cc", Family::CongestionControl, DEFAULT_CC)?;
+            let recovery = pick("recovery", Family::Recovery, DEFAULT_RECOVERY)?;
+            let receiver = pick("receiver", Family::Receiver, DEFAULT_RECEIVER)?;
+            FlowKind::Tcp(TcpParams::from_config(&config, cc, recovery, receiver))
         }
-        QueueParams::DropTail(p)
-    } else {
-        let d = RedParams::default();
-        if s.has("max_p") && s.has("linterm") {
-            return Err(s.error("linterm", "give either max_p or linterm (max_p = 1/linterm), not both"));
-        }
-        let max_p = match s.number("linterm", 1.0, 1e9)? {
-            Some(l) => 1.0 / l,
-            None => s.number("max_p", 0.0, 1.0)?.unwrap_or(d.max_p),
-        };
-        let mean_packet_size = s.quantity("mean_packet_size", parse_size, units::SIZE_EXPECTED)?.unwrap_or(d.mean_packet_size as u64);
-        if mean_packet_size == 0 || mean_packet_size > u32::MAX as u64 {
-            return Err(s.error("mean_packet_size", "expected a size greater than zero"));
-        }
-        let p = RedParams {
-            limit: limit.unwrap_or(d.limit),
-            min_th: s.number("min_th", 0.0, 1e12)?.unwrap_or(d.min_th),
-            max_th: s.number("max_th", 0.0, 1e12)?.unwrap_or(d.max_th),
-            weight: s.number("weight", 0.0, 1.0)?.unwrap_or(d.weight),
-            max_p,
-            gentle: s.boolean("gentle")?.unwrap_or(d.gentle),
-            wait: s.boolean("wait")?.unwrap_or(d.wait),
-            mean_packet_size: mean_packet_size as u32,
-            queue_in_bytes: s.boolean("queue_in_bytes")?.unwrap_or(d.queue_in_bytes),
-            bytes: s.boolean("bytes")?.unwrap_or(d.bytes),
-            ecn: s.boolean("ecn")?.unwrap_or(d.ecn),
-            use_mark_p: s.boolean("use_mark_p")?.unwrap_or(d.use_mark_p),
-            mark_p: s.number("mark_p", 0.0, 1.0)?.unwrap_or(d.mark_p),
-        };
-        p.validate().map_err(|expected| s.table_error(format!("RED parameters: expected {expected}")))?;
-        if p.ecn {
-            // RED's marking is implemented, but no transport sets ECT yet: marking would
-            // silently turn into dropping.
-            return Err(s.error("ecn", "expected false: ECN-capable TCP is not implemented yet, so RED would only drop"));
-        }
-        if matches!(p.limit, Limit::Packets(0)) || p.limit_bytes() == 0 {
-            return Err(s.error("limit", "expected a limit that can hold at least one packet"));
-        }
-        QueueParams::Red(p)
-    };
-    s.finish()?;
-    Ok(params)
-}
-
-fn size_u32(s: &Section, key: &str, default: u32, min: u64) -> Result<u32, ScenarioError> {
-    match s.quantity(key, parse_size, units::SIZE_EXPECTED)? {
-        None => Ok(default),
-        Some(v) if v < min || v > 1_000_000_000 => Err(s.error(key, format!("expected a size from {min} B to 1 GB, got {v} B"))),
-        Some(v) => Ok(v as u32),
-    }
-}
-
-fn tcp_params(s: &Section) -> Result<TcpParams, ScenarioError> {
-    let d = TcpParams::default();
-    let recovery = match s.choice("recovery", RecoveryKind::NAMES)? {
-        Some(r) => RecoveryKind::from_name(&r.value).expect("checked by choice"),
-        None => d.recovery,
-    };
-    let cc = match s.choice("cc", CcKind::NAMES)? {
-        Some(c) => CcKind::from_name(&c.value).expect("checked by choice"),
-        None => d.cc,
-    };
-    let receiver = match s.choice("receiver", ReceiverKind::NAMES)? {
-        Some(r) => ReceiverKind::from_name(&r.value).expect("checked by choice"),
-        None => d.receiver,
-    };
-    let time_or = |key: &str, default: u64| -> Result<u64, ScenarioError> {
-        Ok(s.quantity(key, parse_time, units::TIME_EXPECTED)?.unwrap_or(default))
-    };
-    let max_window = s.integer("max_window", 1, 1 << 30)?.map_or(d.max_window, |v| v as u32);
-    let p = TcpParams {
-        recovery,
-        cc,
-        packet_size: size_u32(s, "packet_size", d.packet_size, 1)?,
-        header_size: size_u32(s, "header_size", d.header_size, 0)?,
-        ack_size: size_u32(s, "ack_size", d.ack_size, 1)?,
-        initial_window: s.number("initial_window", 1.0, 1e9)?.unwrap_or(d.initial_window),
-        max_window,
-        initial_ssthresh: s.number("initial_ssthresh", 1.0, 1e12)?,
-        dupack_threshold: s.integer("dupack_threshold", 1, 1000)?.map_or(d.dupack_threshold, |v| v as u32),
-        limited_transmit: s.boolean("limited_transmit")?.unwrap_or(d.limited_transmit),
-        min_rto: time_or("min_rto", d.min_rto)?,
-        max_rto: time_or("max_rto", d.max_rto)?,
-        initial_rto: time_or("initial_rto", d.initial_rto)?,
-        clock_granularity: time_or("clock_granularity", d.clock_granularity)?,
-        receiver,
-        delayed_ack_timeout: time_or("delayed_ack_timeout", d.delayed_ack_timeout)?,
-        packets: s.integer("packets", 1, i64::MAX / 2)?.map(|v| v as u64),
-        syn: s.boolean("syn")?.unwrap_or(d.syn),
-    };
-    if p.clock_granularity == 0 {
-        return Err(s.error("clock_granularity", "expected a tick greater than zero, such as \"10ms\""));
-    }
-    if p.max_rto < p.min_rto {
-        return Err(s.error("max_rto", "expected max_rto to be at least min_rto"));
-    }
-    if p.initial_rto == 0 {
-        return Err(s.error("initial_rto", "expected a time greater than zero"));
-    }
-    if p.receiver == ReceiverKind::Delayed && p.delayed_ack_timeout == 0 {
-        return Err(s.error("delayed_ack_timeout", "expected a time greater than zero"));
-    }
-    for key in CBR_ONLY_KEYS {
-        if s.present(key) {
-            return Err(s.error(key, format!("'{key}' applies to type = \"cbr\" flows; this flow is TCP")));
-        }
-    }
-    Ok(p)
-}
-
-fn cbr_params(s: &Section) -> Result<CbrParams, ScenarioError> {
-    let d = CbrParams::default();
-    for key in TCP_ONLY_KEYS {
-        if s.present(key) {
-            return Err(s.error(key, format!("'{key}' applies to TCP flows; this flow has type = \"cbr\"")));
-        }
-    }
-    Ok(CbrParams {
-        rate_bps: s.quantity("rate", parse_rate, units::RATE_EXPECTED)?.unwrap_or(d.rate_bps),
-        packet_size: size_u32(s, "packet_size", d.packet_size, 1)?,
-        jitter: s.boolean("jitter")?.unwrap_or(d.jitter),
     })
 }

@@ -90,6 +90,30 @@ impl<'a> Section<'a> {
         Ok(())
     }
 
+    /// Whether `key` holds a table (`[a.b]` or `b = { ... }`), without accepting it.
+    pub fn is_table(&self, key: &str) -> bool {
+        matches!(self.table.get(key), Some(Item::Table(_)) | Some(Item::Value(Value::InlineTable(_))))
+    }
+
+    /// A list of [start, end] pairs of strings (time windows), parsed by `parse`.
+    pub fn pairs<T>(&self, key: &str, parse: impl Fn(&str) -> Result<T, String>, expected: &str) -> Result<Option<Vec<(T, T)>>, ScenarioError> {
+        let shape = || self.error(key, format!("expected a list of [start, end] pairs of {expected}, such as [[\"10s\", \"11s\"]]"));
+        let Some(list) = self.value(key, "a list")? else { return Ok(None) };
+        let Value::Array(items) = list else { return Err(shape()) };
+        let mut out = Vec::new();
+        for item in items.iter() {
+            let Value::Array(pair) = item else { return Err(shape()) };
+            let ends: Vec<&str> = pair.iter().filter_map(|v| v.as_str()).collect();
+            if pair.len() != 2 || ends.len() != 2 {
+                return Err(shape());
+            }
+            let a = parse(ends[0]).map_err(|why| self.error(key, format!("expected {why}, got {}", quote(ends[0]))))?;
+            let b = parse(ends[1]).map_err(|why| self.error(key, format!("expected {why}, got {}", quote(ends[1]))))?;
+            out.push((a, b));
+        }
+        Ok(Some(out))
+    }
+
     /// Whether `key` is present, without accepting it (for "applies to X only" checks).
     pub fn present(&self, key: &str) -> bool {
         self.table.get(key).is_some()
@@ -294,7 +318,7 @@ pub fn quote_key(key: &str) -> String {
 }
 
 /// The allowed key nearest to `key` by edit distance, if it is a plausible typo.
-fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
+pub fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
     let distance = |a: &str, b: &str| -> usize {
         let b: Vec<char> = b.chars().collect();
         let mut row: Vec<usize> = (0..=b.len()).collect();

@@ -6,8 +6,9 @@ use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::TimeSeries;
 use crate::net::routing::{path, Graph};
 use crate::net::LinkDirection;
+use crate::registry::{Constructor, ModelConfig, QueueEnv};
 use crate::scenario::{FlowKind, Scenario, ScenarioError};
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::{ReceiverParams, TcpReceiver, TcpSender};
 use std::collections::HashMap;
 
 /// What building needs beyond the scenario text: interned routes and, per flow, its data
@@ -33,7 +34,10 @@ pub(crate) fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
     let (smallest, largest) = sizes.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
     for (i, l) in scenario.links.iter().enumerate() {
         for (reverse, queue) in [(false, &l.queue_ab), (true, &l.queue_ba)] {
-            queue.capacity_check(largest).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
+            let Constructor::Queue { capacity, .. } = queue.spec.constructor else {
+                unreachable!("{:?} is not a queue", queue.spec)
+            };
+            capacity(queue, largest).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
         }
         if time::transmission_time(smallest as u64, l.rate_bps) == 0 {
             return Err(scenario.link_error(
@@ -113,7 +117,7 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
         for (from, to, queue) in [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)] {
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
-            links.push(LinkDirection::new(from, to, l.rate_bps, l.delay, queue.build(l.rate_bps, random)));
+            links.push(LinkDirection::new(from, to, l.rate_bps, l.delay, build_queue(queue, l.rate_bps, random)));
         }
     }
     let flows = scenario
@@ -150,7 +154,15 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
         routes: plan.routes,
         flows,
         series,
+        queue_actions: Vec::new(),
     })
+}
+
+fn build_queue(queue: &ModelConfig, rate_bps: u64, random: RandomStream) -> Box<dyn crate::queue::QueueDiscipline> {
+    let Constructor::Queue { build, .. } = queue.spec.constructor else {
+        unreachable!("{:?} is not a queue", queue.spec)
+    };
+    build(queue, QueueEnv { rate_bps, random })
 }
 
 fn make_flow(f: &crate::scenario::FlowSpec, mut random: RandomStream, data_route: u32, ack_route: u32) -> Flow {
@@ -168,10 +180,11 @@ fn make_flow(f: &crate::scenario::FlowSpec, mut random: RandomStream, data_route
                 header_size: p.header_size,
                 endpoints: Endpoints::Tcp {
                     sender: Box::new(TcpSender::new(p.clone(), clock_phase)),
-                    receiver: TcpReceiver::new(p.receiver),
+                    receiver: TcpReceiver::new(ReceiverParams::from_config(&p.receiver)),
                     rtx_generation: 0,
                     rtx_event_at: None,
                     delack_generation: 0,
+                    cc_timer_at: None,
                 },
                 drops: 0,
                 received_bytes: 0,

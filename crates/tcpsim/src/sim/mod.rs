@@ -13,16 +13,18 @@ pub fn plan(scenario: &Scenario) -> Result<(), ScenarioError> {
 }
 
 use crate::app::CbrSource;
-use crate::engine::packet::{FLAG_CE, FLAG_ECT};
+use crate::engine::packet::{TCP_CWR};
 use crate::engine::time::{self, SimTime};
-use crate::engine::{EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
+use crate::engine::{Ecn, EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
 use crate::monitor::TimeSeries;
 use crate::net::LinkDirection;
-use crate::queue::{Arrival, DropReason, Verdict};
+use crate::queue::{Arrival, DropReason, QueueAction, QueueCtx, Verdict};
 use crate::results::RunResults;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::tcp::receiver::AckAction;
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::agent::RttHint;
+use crate::tcp::receiver::{AckAction, AckPolicy, DataArrival};
+use crate::tcp::sender::Outgoing;
+use crate::tcp::{AckInfo, TcpReceiver, TcpSender};
 
 /// Progress reports per run.
 const PROGRESS_STEPS: u64 = 100;
@@ -36,6 +38,8 @@ pub(crate) enum Endpoints {
         /// Time of the pending retransmission-timer event, if any.
         rtx_event_at: Option<SimTime>,
         delack_generation: u32,
+        /// Time of the pending congestion-control timer event, if any.
+        cc_timer_at: Option<SimTime>,
     },
     Cbr {
         source: CbrSource,
@@ -70,6 +74,8 @@ pub struct Simulation<'s> {
     routes: Vec<Vec<u32>>,
     pub(crate) flows: Vec<Flow>,
     series: Option<TimeSeries>,
+    /// Reused buffer for what queue disciplines ask for.
+    queue_actions: Vec<QueueAction>,
 }
 
 impl<'s> Simulation<'s> {
@@ -104,6 +110,8 @@ impl<'s> Simulation<'s> {
                 EventKind::FlowStart { flow } => self.flow_start(flow),
                 EventKind::FlowStop { flow } => self.flow_stop(flow),
                 EventKind::CbrSend { flow } => self.cbr_send(flow),
+                EventKind::CcTimer { flow } => self.cc_timer(flow),
+                EventKind::QueueTimer { link } => self.queue_timer(link),
                 EventKind::Sample => self.sample(),
                 EventKind::Progress => {
                     let now = self.sched.now();
@@ -135,22 +143,23 @@ impl<'s> Simulation<'s> {
         let now = self.now();
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
-        let arrival = Arrival { id, size: p.size, ect: p.flags & FLAG_ECT != 0 };
+        let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow: p.flow, rtt_hint: p.rtt_hint };
         let (flow, kind) = (p.flow, p.kind);
+        let mut actions = std::mem::take(&mut self.queue_actions);
         let l = &mut self.links[link as usize];
         if l.owes_empty_dequeue && now >= l.busy_until {
             // ns-2 asked the queue for a packet when the last transmission ended.
             l.owes_empty_dequeue = false;
-            let nothing = l.queue.dequeue(l.busy_until);
+            let nothing = l.queue.dequeue(&mut QueueCtx::new(l.busy_until, &mut actions));
             debug_assert!(nothing.is_none());
         }
         l.account_length(now);
         l.stats.arrivals += 1;
-        match l.queue.enqueue(arrival, now) {
+        match l.queue.enqueue(&mut QueueCtx::new(now, &mut actions), arrival) {
             Verdict::Queued => {}
             Verdict::Marked => {
                 l.stats.marks += 1;
-                self.packets.get_mut(id).flags |= FLAG_CE;
+                self.packets.get_mut(id).ecn = Ecn::Ce;
             }
             Verdict::Dropped(reason) => {
                 match reason {
@@ -163,6 +172,10 @@ impl<'s> Simulation<'s> {
                 self.packets.free(id);
             }
         }
+        if !actions.is_empty() {
+            self.apply_queue_actions(link, &mut actions);
+        }
+        self.queue_actions = actions;
         let l = &mut self.links[link as usize];
         l.stats.max_length = l.stats.max_length.max(l.queue.len_packets());
         if l.idle(now) {
@@ -175,14 +188,79 @@ impl<'s> Simulation<'s> {
         }
     }
 
+    /// Carries out what a queue discipline asked for: marks and drops of packets it held,
+    /// timers.
+    fn apply_queue_actions(&mut self, link: u32, actions: &mut Vec<QueueAction>) {
+        for action in actions.drain(..) {
+            match action {
+                QueueAction::Mark(id) => {
+                    let p = self.packets.get_mut(id);
+                    if p.ecn.capable() && p.ecn != Ecn::Ce {
+                        p.ecn = Ecn::Ce;
+                        self.links[link as usize].stats.marks += 1;
+                    }
+                }
+                QueueAction::Drop(id, reason) => {
+                    let l = &mut self.links[link as usize];
+                    match reason {
+                        DropReason::Early => l.stats.early_drops += 1,
+                        DropReason::Overflow => l.stats.overflow_drops += 1,
+                    }
+                    let p = self.packets.get(id);
+                    if p.kind != PacketKind::Ack {
+                        self.flows[p.flow as usize].drops += 1;
+                    }
+                    self.packets.free(id);
+                }
+                QueueAction::Timer(at) => self.sched.schedule(at, EventKind::QueueTimer { link }),
+            }
+        }
+    }
+
+    fn queue_timer(&mut self, link: u32) {
+        let now = self.now();
+        let mut actions = std::mem::take(&mut self.queue_actions);
+        let l = &mut self.links[link as usize];
+        l.account_length(now);
+        l.queue.on_timer(&mut QueueCtx::new(now, &mut actions));
+        self.apply_queue_actions(link, &mut actions);
+        self.queue_actions = actions;
+    }
+
+    /// Tells the queues on a flow's data path that it started or stopped.
+    fn notify_queues(&mut self, flow: u32, started: bool) {
+        let now = self.now();
+        let route = self.flows[flow as usize].data_route as usize;
+        let mut actions = std::mem::take(&mut self.queue_actions);
+        for hop in 0..self.routes[route].len() {
+            let link = self.routes[route][hop];
+            let q = &mut self.links[link as usize].queue;
+            let mut ctx = QueueCtx::new(now, &mut actions);
+            if started {
+                q.on_flow_start(&mut ctx, flow);
+            } else {
+                q.on_flow_stop(&mut ctx, flow);
+            }
+            self.apply_queue_actions(link, &mut actions);
+        }
+        self.queue_actions = actions;
+    }
+
     /// The transmitter is free: take the next packet, as ns-2 does even if the queue is
     /// empty (RED starts its idle period then).
     fn start_transmission(&mut self, link: u32) {
         let now = self.now();
         let end = self.scenario.duration;
+        let mut actions = std::mem::take(&mut self.queue_actions);
         let l = &mut self.links[link as usize];
         l.account_length(now);
-        let Some(id) = l.queue.dequeue(now) else { return };
+        let next = l.queue.dequeue(&mut QueueCtx::new(now, &mut actions));
+        if !actions.is_empty() {
+            self.apply_queue_actions(link, &mut actions);
+        }
+        self.queue_actions = actions;
+        let Some(id) = next else { return };
+        let l = &mut self.links[link as usize];
         let p = self.packets.get(id);
         l.stats.departures += 1;
         l.stats.sojourn_sum += time::to_secs(now - p.enqueued_at);
@@ -238,27 +316,49 @@ impl<'s> Simulation<'s> {
         }
     }
 
-    fn inject(&mut self, flow: u32, seq: i64, kind: PacketKind) {
+    /// Puts a new packet of `flow` on its route.
+    fn inject(&mut self, packet: Packet) {
+        let first = self.routes[packet.route as usize][0];
+        let id = self.packets.alloc(packet);
+        self.send_on_link(first, id);
+    }
+
+    fn inject_data(&mut self, flow: u32, out: Outgoing) {
         let now = self.now();
         let f = &self.flows[flow as usize];
-        let (size, route) = match kind {
-            PacketKind::Ack => (f.ack_size, f.ack_route),
-            PacketKind::Data if seq == 0 && f.syn => (build::syn_size(f.header_size), f.data_route),
-            _ => (f.data_size, f.data_route),
-        };
-        let id = self.packets.alloc(Packet {
-            flow,
-            seq,
-            size,
-            kind,
-            flags: 0,
-            route,
-            hop: 0,
-            sent_at: now,
-            enqueued_at: now,
-        });
-        let first = self.routes[route as usize][0];
-        self.send_on_link(first, id);
+        let size = if out.seq == 0 && f.syn { build::syn_size(f.header_size) } else { f.data_size };
+        let mut p = Packet::new(flow, out.seq, size, PacketKind::Data, f.data_route, now);
+        if out.ect {
+            p.ecn = Ecn::Ect0;
+        }
+        if out.cwr {
+            p.tcp_flags |= TCP_CWR;
+        }
+        if let Endpoints::Tcp { sender, .. } = &f.endpoints {
+            let s = &sender.state;
+            let rtt = match s.params.rtt_hint {
+                RttHint::None => None,
+                RttHint::Last => s.rtt.last_sample(),
+                RttHint::Smoothed => (s.rtt.srtt() > 0.0).then(|| s.rtt.srtt()),
+                RttHint::Min => s.rtt_range.0.is_finite().then_some(s.rtt_range.0),
+            };
+            p.rtt_hint = rtt.map_or(0, time::from_secs);
+        }
+        self.inject(p);
+    }
+
+    fn inject_ack(&mut self, flow: u32, ack: &AckInfo) {
+        let now = self.now();
+        let f = &self.flows[flow as usize];
+        let mut p = Packet::new(flow, ack.ack, f.ack_size, PacketKind::Ack, f.ack_route, now);
+        ack.write_to(&mut p);
+        self.inject(p);
+    }
+
+    fn inject_datagram(&mut self, flow: u32, seq: i64) {
+        let now = self.now();
+        let f = &self.flows[flow as usize];
+        self.inject(Packet::new(flow, seq, f.data_size, PacketKind::Datagram, f.data_route, now));
     }
 
     // ---- endpoints ----
@@ -268,25 +368,35 @@ impl<'s> Simulation<'s> {
         let f = &mut self.flows[p.flow as usize];
         let payload = f.payload as u64;
         match (&mut f.endpoints, p.kind) {
-            (Endpoints::Tcp { sender, receiver, delack_generation, .. }, PacketKind::Data) => {
+            (Endpoints::Tcp { receiver, delack_generation, .. }, PacketKind::Data) => {
                 f.received_bytes += p.size as u64;
                 let syn_pending = f.syn && receiver.ack_number() < 0;
-                let (delivered, action) = receiver.on_data(p.seq);
+                let arrival = DataArrival {
+                    seq: p.seq,
+                    sent_at: p.sent_at,
+                    ect: p.ecn.capable(),
+                    ce: p.ecn == Ecn::Ce,
+                    cwr: p.tcp_flags & TCP_CWR != 0,
+                };
+                let (delivered, action) = receiver.on_data(arrival);
                 // The SYN carries no payload.
                 let data_packets = delivered - (syn_pending && delivered > 0) as u64;
                 f.delivered_since_sample += data_packets * payload;
                 *delack_generation += 1;
                 match action {
-                    AckAction::SendNow(ack) => self.inject(p.flow, ack, PacketKind::Ack),
+                    AckAction::SendNow(ack) => self.inject_ack(p.flow, &ack),
                     AckAction::StartTimer => {
-                        let at = now.saturating_add(sender.state.params.delayed_ack_timeout);
+                        let AckPolicy::Delayed { timeout } = receiver.params().policy else {
+                            unreachable!("only a delayed-ACK receiver holds ACKs")
+                        };
+                        let at = now.saturating_add(timeout);
                         let generation = *delack_generation;
                         self.sched.schedule(at, EventKind::DelayedAckTimer { flow: p.flow, generation });
                     }
                 }
             }
             (Endpoints::Tcp { sender, .. }, PacketKind::Ack) => {
-                sender.on_ack(p.seq, now);
+                sender.on_ack(&AckInfo::read_from(&p), now);
                 self.flush(p.flow);
             }
             (Endpoints::Cbr { packets_received, .. }, _) => {
@@ -301,10 +411,16 @@ impl<'s> Simulation<'s> {
     /// Sends what the TCP sender queued and keeps its timer event in step.
     fn flush(&mut self, flow: u32) {
         let now = self.now();
-        let Endpoints::Tcp { sender, rtx_generation, rtx_event_at, .. } = &mut self.flows[flow as usize].endpoints else {
+        let Endpoints::Tcp { sender, rtx_generation, rtx_event_at, cc_timer_at, .. } = &mut self.flows[flow as usize].endpoints else {
             return;
         };
         let outbox = std::mem::take(&mut sender.state.outbox);
+        if let Some(at) = sender.state.cc_timer {
+            if *cc_timer_at != Some(at) {
+                *cc_timer_at = Some(at);
+                self.sched.schedule(at, EventKind::CcTimer { flow });
+            }
+        }
         // Lazy timer: keep one heap event; if it is due before the deadline it re-arms.
         if let Some(deadline) = sender.state.rtx_deadline {
             if rtx_event_at.map_or(true, |t| t > deadline) {
@@ -314,8 +430,8 @@ impl<'s> Simulation<'s> {
                 self.sched.schedule(deadline.max(now), EventKind::RetransmitTimer { flow, generation });
             }
         }
-        for &seq in &outbox {
-            self.inject(flow, seq, PacketKind::Data);
+        for &out in &outbox {
+            self.inject_data(flow, out);
         }
         if let Endpoints::Tcp { sender, .. } = &mut self.flows[flow as usize].endpoints {
             let mut outbox = outbox;
@@ -357,11 +473,24 @@ impl<'s> Simulation<'s> {
             return;
         }
         if let Some(ack) = receiver.on_timer() {
-            self.inject(flow, ack, PacketKind::Ack);
+            self.inject_ack(flow, &ack);
         }
     }
 
+    fn cc_timer(&mut self, flow: u32) {
+        let now = self.now();
+        let Endpoints::Tcp { sender, cc_timer_at, .. } = &mut self.flows[flow as usize].endpoints else { return };
+        // Only the latest request counts; an earlier event for a moved timer is stale.
+        if *cc_timer_at != Some(now) || sender.state.cc_timer != Some(now) {
+            return;
+        }
+        *cc_timer_at = None;
+        sender.on_cc_timer(now);
+        self.flush(flow);
+    }
+
     fn flow_start(&mut self, flow: u32) {
+        self.notify_queues(flow, true);
         let now = self.now();
         match &mut self.flows[flow as usize].endpoints {
             Endpoints::Tcp { sender, .. } => {
@@ -376,6 +505,7 @@ impl<'s> Simulation<'s> {
     }
 
     fn flow_stop(&mut self, flow: u32) {
+        self.notify_queues(flow, false);
         match &mut self.flows[flow as usize].endpoints {
             Endpoints::Tcp { sender, .. } => sender.stop(),
             Endpoints::Cbr { source, .. } => source.running = false,
@@ -391,7 +521,7 @@ impl<'s> Simulation<'s> {
         let seq = source.next_packet();
         let next = now.saturating_add(source.next_interval());
         self.sched.schedule(next, EventKind::CbrSend { flow });
-        self.inject(flow, seq, PacketKind::Datagram);
+        self.inject_datagram(flow, seq);
     }
 
     // ---- monitoring ----

@@ -41,6 +41,8 @@ pub struct RttEstimator {
     rto_base: f64,
     /// Exponential back-off factor (ns-2 t_backoff_).
     pub backoff: u32,
+    /// The latest sample, seconds (unquantized).
+    last: Option<f64>,
 }
 
 impl RttEstimator {
@@ -53,11 +55,13 @@ impl RttEstimator {
             rttvar_fixed: 0,
             rto_base: initial_rto,
             backoff: 1,
+            last: None,
         }
     }
 
     /// Feeds one RTT sample of `sample_s` seconds for a packet sent at `sent_at_s`.
     pub fn update(&mut self, sample_s: f64, sent_at_s: f64) {
+        self.last = Some(sample_s);
         let tick_offset = sent_at_s % self.tick;
         let m = (((sample_s + tick_offset) / self.tick) as i64).max(1);
         if self.srtt_fixed != 0 {
@@ -99,6 +103,11 @@ impl RttEstimator {
             self.rttvar_fixed += self.srtt_fixed >> SRTT_BITS;
             self.srtt_fixed = 0;
         }
+    }
+
+    /// The latest sample fed to the estimator, seconds.
+    pub fn last_sample(&self) -> Option<f64> {
+        self.last
     }
 
     /// Smoothed RTT, seconds (0 before the first sample).

@@ -17,76 +17,14 @@
 //! Deviation: after a halving, cwnd is kept at least 1 packet (ns-2 can leave it below 1
 //! when the window was a single packet).
 
-use super::cc::{AckSample, CcKind, CongestionControl, Window};
-use super::receiver::ReceiverKind;
-use super::recovery::{LossRecovery, RecoveryKind};
+use super::ack::AckInfo;
+pub use super::agent::TcpParams;
+use super::cc::{AckEvent, CcView, CongestionControl, Window};
+use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
-use crate::engine::time::{self, Dur, SimTime};
-
-/// Parameters of a TCP flow; every default is ns-2.35's.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TcpParams {
-    pub recovery: RecoveryKind,
-    pub cc: CcKind,
-    /// Payload bytes per packet (ns-2 `packetSize_`); default 1000.
-    pub packet_size: u32,
-    /// Header bytes added on the wire (ns-2 `tcpip_base_hdr_size_`); default 40.
-    pub header_size: u32,
-    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`); default 40.
-    pub ack_size: u32,
-    /// Initial congestion window, packets (ns-2 `windowInit_`); default 2.
-    pub initial_window: f64,
-    /// Advertised window, packets (ns-2 `window_`); default 20.
-    pub max_window: u32,
-    /// Initial ssthresh, packets; default the advertised window (ns-2 `reset`).
-    pub initial_ssthresh: Option<f64>,
-    /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`); default 3.
-    pub dupack_threshold: u32,
-    /// Send one new packet on each of the first dupack_threshold − 1 duplicate ACKs
-    /// (RFC 3042; ns-2 `singledup_`); default true.
-    pub limited_transmit: bool,
-    /// Minimum RTO (ns-2 `minrto_`); default 200 ms.
-    pub min_rto: Dur,
-    /// Maximum RTO (ns-2 `maxrto_`); default 60 s.
-    pub max_rto: Dur,
-    /// RTO before the first sample (ns-2 `rtxcur_init_`); default 3 s.
-    pub initial_rto: Dur,
-    /// Clock granularity of RTT samples and RTO (ns-2 `tcpTick_`); default 10 ms.
-    pub clock_granularity: Dur,
-    pub receiver: ReceiverKind,
-    /// Delayed-ACK timeout (ns-2 `DelAck interval_`); default 100 ms.
-    pub delayed_ack_timeout: Dur,
-    /// Packets to transfer; `None` = unlimited (ns-2 FTP `start`).
-    pub packets: Option<u64>,
-    /// Open with a header-only SYN as packet 0 and start data at packet 1 with cwnd
-    /// `initial_window` once the SYN is ACKed (ns-2 `syn_` and `delay_growth_`, both on).
-    pub syn: bool,
-}
-
-impl Default for TcpParams {
-    fn default() -> Self {
-        TcpParams {
-            recovery: RecoveryKind::NewReno,
-            cc: CcKind::Reno,
-            packet_size: 1000,
-            header_size: 40,
-            ack_size: 40,
-            initial_window: 2.0,
-            max_window: 20,
-            initial_ssthresh: None,
-            dupack_threshold: 3,
-            limited_transmit: true,
-            min_rto: 200 * time::PS_PER_MS,
-            max_rto: 60 * time::PS_PER_S,
-            initial_rto: 3 * time::PS_PER_S,
-            clock_granularity: 10 * time::PS_PER_MS,
-            receiver: ReceiverKind::EveryPacket,
-            delayed_ack_timeout: 100 * time::PS_PER_MS,
-            packets: None,
-            syn: true,
-        }
-    }
-}
+use crate::engine::time::{self, SimTime};
+use crate::registry::Constructor;
+use std::collections::VecDeque;
 
 /// The last action that changed the window (ns-2 `last_cwnd_action_`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,9 +93,76 @@ pub struct TcpState {
     pub clock_phase: f64,
     /// Deadline of the retransmission timer, if armed.
     pub rtx_deadline: Option<SimTime>,
+    /// When the congestion control's timer is due, if it asked for one.
+    pub cc_timer: Option<SimTime>,
+    /// The round ends when the cumulative ACK reaches this packet (the highest packet
+    /// sent when the previous round ended).
+    pub round_end: i64,
+    /// Smallest and largest RTT sample (Karn's and per-ACK), seconds.
+    pub rtt_range: (f64, f64),
+    /// Send times of outstanding packets, kept when the congestion control asks.
+    pub send_times: Option<SendTimes>,
+    /// ECN: the next new data packet carries CWR (ns-2 `cong_action_`).
+    pub cwr_pending: bool,
     /// Packets to put on the wire now, in order (drained by the simulation).
-    pub outbox: Vec<i64>,
+    pub outbox: Vec<Outgoing>,
     pub stats: SenderStats,
+}
+
+/// A packet the sender puts on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outgoing {
+    pub seq: i64,
+    /// Sent before (not counting the SYN's first transmission).
+    pub retransmission: bool,
+    /// ECN-capable transport: set on new data of an ECN sender (RFC 3168 §6.1.5: never
+    /// on retransmissions).
+    pub ect: bool,
+    /// Carries the CWR flag.
+    pub cwr: bool,
+}
+
+/// Send times of packets last_ack + 1 ..= maxseq, in order (memory follows the flight).
+#[derive(Debug, Clone, Default)]
+pub struct SendTimes {
+    first: i64,
+    times: VecDeque<SimTime>,
+}
+
+impl SendTimes {
+    pub fn get(&self, seq: i64) -> Option<SimTime> {
+        let i = seq.checked_sub(self.first)?;
+        if i < 0 {
+            return None;
+        }
+        self.times.get(i as usize).copied()
+    }
+
+    fn record(&mut self, seq: i64, now: SimTime) {
+        if self.times.is_empty() {
+            self.first = seq;
+        }
+        let i = seq - self.first;
+        if i < 0 {
+            return;
+        }
+        let i = i as usize;
+        while self.times.len() <= i {
+            self.times.push_back(now);
+        }
+        self.times[i] = now;
+    }
+
+    /// Forgets packets up to and including `ack`.
+    fn acknowledge(&mut self, ack: i64) {
+        while self.first <= ack && !self.times.is_empty() {
+            self.times.pop_front();
+            self.first += 1;
+        }
+        if self.times.is_empty() {
+            self.first = ack + 1;
+        }
+    }
 }
 
 impl TcpState {
@@ -192,6 +197,11 @@ impl TcpState {
             rtt_sent_at: 0,
             clock_phase,
             rtx_deadline: None,
+            cc_timer: None,
+            round_end: 0,
+            rtt_range: (f64::INFINITY, 0.0),
+            send_times: None,
+            cwr_pending: false,
             outbox: Vec::new(),
             stats: SenderStats { rtt_min: f64::INFINITY, ..SenderStats::default() },
             params,
@@ -235,7 +245,16 @@ impl TcpState {
 
     /// Puts packet `seq` on the wire (ns-2 `output`).
     pub fn output(&mut self, seq: i64, now: SimTime) {
-        self.outbox.push(seq);
+        let retransmission = seq <= self.maxseq;
+        let ect = self.params.ecn && !retransmission;
+        let cwr = self.cwr_pending && !retransmission;
+        if cwr {
+            self.cwr_pending = false;
+        }
+        self.outbox.push(Outgoing { seq, retransmission, ect, cwr });
+        if let Some(times) = &mut self.send_times {
+            times.record(seq, now);
+        }
         self.stats.packets_sent += 1;
         let nothing_outstanding = self.last_ack == self.maxseq;
         if seq > self.maxseq {
@@ -304,6 +323,7 @@ impl TcpState {
     }
 
     fn record_rtt(&mut self, rtt_s: f64) {
+        self.note_rtt(rtt_s);
         let s = &mut self.stats;
         s.rtt_samples += 1;
         s.rtt_sum += rtt_s;
@@ -311,12 +331,26 @@ impl TcpState {
         s.rtt_max = s.rtt_max.max(rtt_s);
     }
 
+    /// Widens the range of RTT samples seen.
+    pub fn note_rtt(&mut self, rtt_s: f64) {
+        self.rtt_range.0 = self.rtt_range.0.min(rtt_s);
+        self.rtt_range.1 = self.rtt_range.1.max(rtt_s);
+    }
+
+    /// Fast retransmit / fast recovery is in progress.
+    pub fn in_recovery(&self) -> bool {
+        self.last_cwnd_action == CwndAction::Dupack
+    }
+
     /// An ACK of new data outside recovery: bookkeeping, then window growth (ns-2
     /// `recv_newack_helper`).
-    pub fn ack_new_data(&mut self, cc: &mut dyn CongestionControl, ack: i64, now: SimTime) {
+    pub fn ack_new_data(&mut self, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
+        let ack = info.ack;
         let acked_packets = ack - self.last_ack;
         let rtt_s = self.new_ack(ack, now);
-        cc.on_ack(&mut self.window, &AckSample { now, acked_packets, rtt_s });
+        let ack_rtt_s = ack_rtt(info, now);
+        let event = AckEvent { info, acked_packets, duplicate: false, rtt_s, ack_rtt_s };
+        cc.on_ack(&mut CcView::new(self, now), &event);
         if ack == 0 {
             // ns-2 delay_growth_: the first ACK (of the SYN, or of packet 0 without one)
             // sets the initial window, replacing the slow-start increment.
@@ -326,8 +360,9 @@ impl TcpState {
 
     /// Congestion response (ns-2 `slowdown(CLOSE_SSTHRESH_HALF | cut)` with
     /// `precisionReduce_`: ssthresh ← ⌊W/2⌋ ≥ 2, cwnd ← W/2 real or 1).
-    pub fn slowdown(&mut self, cc: &mut dyn CongestionControl, cut: CwndCut) {
-        let reduced = cc.reduced_window(&self.window, self.flight_window_real());
+    pub fn slowdown(&mut self, cc: &mut dyn CongestionControl, cut: CwndCut, now: SimTime) {
+        let flight = self.flight_window_real();
+        let reduced = cc.reduced_window(&CcView::new(self, now), flight);
         self.window.ssthresh = reduced.floor().max(2.0);
         self.window.cwnd = match cut {
             CwndCut::ToReduced => reduced,
@@ -353,17 +388,37 @@ impl TcpState {
             }
             self.stats.timeouts += 1;
             self.last_cwnd_action = CwndAction::Timeout;
-            self.slowdown(cc, CwndCut::ToOne);
+            self.slowdown(cc, CwndCut::ToOne, now);
         }
         self.reset_rtx_timer(false, !nothing_outstanding, now);
         self.last_cwnd_action = CwndAction::Timeout;
+        cc.on_timeout(&mut CcView::new(self, now));
         self.send_much(now, 0);
+    }
+
+    /// Fast retransmit starts a loss recovery: note it and tell the congestion control
+    /// (after the window was reduced).
+    pub fn enter_recovery(&mut self, cc: &mut dyn CongestionControl, now: SimTime) {
+        self.last_cwnd_action = CwndAction::Dupack;
+        self.stats.fast_retransmits += 1;
+        cc.on_recovery_start(&mut CcView::new(self, now));
+    }
+
+    /// Fast recovery ends (ns-2 `last_cwnd_action_` becomes EXITED).
+    pub fn exit_recovery(&mut self, cc: &mut dyn CongestionControl, now: SimTime) {
+        self.last_cwnd_action = CwndAction::Exited;
+        cc.on_recovery_end(&mut CcView::new(self, now));
     }
 
     /// True once every packet of a finite transfer is acknowledged.
     pub fn finished(&self) -> bool {
         self.curseq != i64::MAX && self.last_ack >= self.curseq - 1 && self.curseq > 0
     }
+}
+
+/// This ACK's own RTT sample from its timestamp echo, seconds.
+fn ack_rtt(info: &AckInfo, now: SimTime) -> Option<f64> {
+    (info.ts_echo > 0 && info.ts_echo <= now).then(|| time::to_secs(now - info.ts_echo))
 }
 
 /// A TCP sender: shared state + a loss-recovery variant + a congestion control.
@@ -375,9 +430,19 @@ pub struct TcpSender {
 
 impl TcpSender {
     pub fn new(params: TcpParams, clock_phase: f64) -> Self {
-        let recovery = params.recovery.build();
-        let cc = params.cc.build();
-        TcpSender { state: TcpState::new(params, clock_phase), recovery, cc }
+        let Constructor::Recovery(build_recovery) = params.recovery.spec.constructor else {
+            panic!("{:?} is not a loss recovery", params.recovery.spec)
+        };
+        let Constructor::CongestionControl(build_cc) = params.cc.spec.constructor else {
+            panic!("{:?} is not a congestion control", params.cc.spec)
+        };
+        let recovery = build_recovery(&params.recovery);
+        let cc = build_cc(&params.cc);
+        let mut state = TcpState::new(params, clock_phase);
+        if cc.wants_send_times() {
+            state.send_times = Some(SendTimes::default());
+        }
+        TcpSender { state, recovery, cc }
     }
 
     /// The application starts: make data available and send the initial window.
@@ -388,6 +453,7 @@ impl TcpSender {
             None => i64::MAX,
         };
         self.state.send_much(now, 0);
+        self.after_sending(0, now);
     }
 
     /// The application stops: no new data beyond what was already sent.
@@ -395,12 +461,52 @@ impl TcpSender {
         self.state.curseq = self.state.curseq.min(self.state.t_seqno);
     }
 
-    pub fn on_ack(&mut self, ack: i64, now: SimTime) {
-        self.recovery.on_ack(&mut self.state, &mut *self.cc, ack, now);
+    /// An ACK arrived: congestion-control per-ACK hooks, loss recovery, round boundary.
+    pub fn on_ack(&mut self, info: &AckInfo, now: SimTime) {
+        let sent_before = self.state.outbox.len();
+        let s = &mut self.state;
+        let duplicate = info.ack == s.last_ack;
+        let ack_rtt_s = ack_rtt(info, now);
+        if let Some(rtt) = ack_rtt_s {
+            s.note_rtt(rtt);
+        }
+        let event = AckEvent { info, acked_packets: (info.ack - s.last_ack).max(0), duplicate, rtt_s: None, ack_rtt_s };
+        self.cc.on_any_ack(&mut CcView::new(s, now), &event);
+        if duplicate {
+            self.cc.on_duplicate_ack(&mut CcView::new(&mut self.state, now), &event);
+        }
+        self.recovery.on_ack(&mut self.state, &mut *self.cc, info, now);
+        let s = &mut self.state;
+        if let Some(times) = &mut s.send_times {
+            times.acknowledge(s.last_ack);
+        }
+        if s.last_ack >= s.round_end && s.last_ack >= 0 {
+            s.round_end = s.maxseq.max(s.last_ack + 1);
+            self.cc.on_round(&mut CcView::new(s, now));
+        }
+        self.after_sending(sent_before, now);
     }
 
     pub fn on_timeout(&mut self, now: SimTime) {
+        let sent_before = self.state.outbox.len();
         self.recovery.on_timeout(&mut self.state, &mut *self.cc, now);
+        self.after_sending(sent_before, now);
+    }
+
+    /// The congestion control's own timer fired.
+    pub fn on_cc_timer(&mut self, now: SimTime) {
+        let sent_before = self.state.outbox.len();
+        self.state.cc_timer = None;
+        self.cc.on_timer(&mut CcView::new(&mut self.state, now));
+        self.after_sending(sent_before, now);
+    }
+
+    /// Tells the congestion control about each packet put on the wire since `from`.
+    fn after_sending(&mut self, from: usize, now: SimTime) {
+        for i in from..self.state.outbox.len() {
+            let sent = self.state.outbox[i];
+            self.cc.on_send(&mut CcView::new(&mut self.state, now), sent.seq, sent.retransmission);
+        }
     }
 
     pub fn recovery_name(&self) -> &'static str {

@@ -1,13 +1,23 @@
 //! Congestion control: how the window moves.
 //!
 //! Loss recovery (in `tcp/recovery/`) decides what to retransmit and when; a congestion
-//! control decides how much the window grows on each ACK and how far it falls on
-//! congestion. The sender calls these hooks; an algorithm owns only its own state.
+//! control decides how the window grows and how far it falls. The sender calls the hooks
+//! of [`CongestionControl`] with a [`CcView`]: a read-only view of the sender (cwnd,
+//! ssthresh, snd_una, snd_nxt, in flight, RTT estimates) through which the algorithm may
+//! set cwnd and ssthresh, retransmit a packet, or ask for a timer. An algorithm owns only
+//! its own state; each lives in its own file with a `SPEC` in the registry
+//! (`crate::registry::MODELS`).
+//!
+//! Adding one: write `tcp/cc/<name>.rs` with a struct implementing the trait and a
+//! `pub static SPEC: ModelSpec`, add `pub mod <name>;` here and `&crate::tcp::cc::<name>::SPEC`
+//! to the registry. `docs/architecture.md` walks through an example.
 
 pub mod reno;
 
 pub use reno::Reno;
 
+use super::ack::AckInfo;
+use super::sender::TcpState;
 use crate::engine::SimTime;
 
 /// The window a congestion control moves, in packets (ns-2 counts packets; cwnd is real).
@@ -19,58 +29,169 @@ pub struct Window {
     pub ssthresh: f64,
 }
 
-/// What the sender knows when an ACK of new data arrives.
+/// One ACK as a congestion control sees it.
 #[derive(Debug, Clone, Copy)]
-pub struct AckSample {
-    /// Arrival time of the ACK.
-    pub now: SimTime,
-    /// Packets newly acknowledged by this ACK (≥ 1).
+pub struct AckEvent<'a> {
+    pub info: &'a AckInfo,
+    /// Packets newly acknowledged by this ACK (0 for a duplicate).
     pub acked_packets: i64,
-    /// A round-trip-time measurement completed by this ACK, in seconds (`None` if none).
+    /// The ACK repeats the previous cumulative ACK.
+    pub duplicate: bool,
+    /// A round-trip-time sample under Karn's rule (one timed packet at a time, as ns-2's
+    /// `rtt_active_`), seconds; feeds the RTO estimator.
     pub rtt_s: Option<f64>,
+    /// This ACK's own sample: now − send time of the data packet that triggered it
+    /// (timestamp echo), seconds; present on every ACK that echoes a send time.
+    pub ack_rtt_s: Option<f64>,
 }
 
-/// The congestion-control trait.
+/// What a congestion control sees of its sender, and may change.
+pub struct CcView<'a> {
+    pub(crate) s: &'a mut TcpState,
+    /// The current time.
+    pub now: SimTime,
+}
+
+impl<'a> CcView<'a> {
+    pub(crate) fn new(s: &'a mut TcpState, now: SimTime) -> Self {
+        CcView { s, now }
+    }
+
+    /// Congestion window, packets.
+    pub fn cwnd(&self) -> f64 {
+        self.s.window.cwnd
+    }
+
+    pub fn set_cwnd(&mut self, cwnd: f64) {
+        self.s.window.cwnd = cwnd;
+    }
+
+    /// Slow-start threshold, packets.
+    pub fn ssthresh(&self) -> f64 {
+        self.s.window.ssthresh
+    }
+
+    pub fn set_ssthresh(&mut self, ssthresh: f64) {
+        self.s.window.ssthresh = ssthresh;
+    }
+
+    pub fn window(&self) -> Window {
+        self.s.window
+    }
+
+    /// The receiver's advertised window, packets.
+    pub fn advertised_window(&self) -> i64 {
+        self.s.wnd
+    }
+
+    /// First unacknowledged packet.
+    pub fn snd_una(&self) -> i64 {
+        self.s.last_ack + 1
+    }
+
+    /// Next new packet to send (ns-2 `t_seqno_`).
+    pub fn snd_nxt(&self) -> i64 {
+        self.s.t_seqno
+    }
+
+    /// Highest packet sent (ns-2 `maxseq_`).
+    pub fn maxseq(&self) -> i64 {
+        self.s.maxseq
+    }
+
+    /// Packets sent and not yet cumulatively acknowledged.
+    pub fn in_flight(&self) -> i64 {
+        self.s.maxseq - self.s.last_ack
+    }
+
+    /// Smoothed RTT of the RTO estimator, seconds (0 before the first sample).
+    pub fn srtt(&self) -> f64 {
+        self.s.rtt.srtt()
+    }
+
+    /// Smallest and largest RTT sample so far, seconds (∞ / 0 before the first).
+    pub fn min_rtt(&self) -> f64 {
+        self.s.rtt_range.0
+    }
+
+    pub fn max_rtt(&self) -> f64 {
+        self.s.rtt_range.1
+    }
+
+    /// Fast retransmit / fast recovery is in progress.
+    pub fn in_recovery(&self) -> bool {
+        self.s.in_recovery()
+    }
+
+    /// When packet `seq` was last sent, if the algorithm asked for send times
+    /// ([`CongestionControl::wants_send_times`]) and the packet is outstanding.
+    pub fn sent_at(&self, seq: i64) -> Option<SimTime> {
+        self.s.send_times.as_ref().and_then(|t| t.get(seq))
+    }
+
+    /// Retransmits packet `seq` now (for example Vegas' fine-grained retransmission).
+    pub fn retransmit(&mut self, seq: i64) {
+        let now = self.now;
+        self.s.output(seq, now);
+    }
+
+    /// Asks for [`CongestionControl::on_timer`] at `at` (replaces an earlier request).
+    pub fn set_timer(&mut self, at: SimTime) {
+        self.s.cc_timer = Some(at.max(self.now));
+    }
+
+    pub fn cancel_timer(&mut self) {
+        self.s.cc_timer = None;
+    }
+}
+
+/// The congestion-control trait. Hooks other than `on_ack` and `reduced_window` default
+/// to doing nothing.
 pub trait CongestionControl {
     /// The scenario-file name of the algorithm.
     fn name(&self) -> &'static str;
 
+    /// Keep the send time of every outstanding packet for [`CcView::sent_at`].
+    fn wants_send_times(&self) -> bool {
+        false
+    }
+
+    /// Every ACK, before loss recovery handles it (duplicates and partial ACKs too): the
+    /// place for per-ACK RTT measurements.
+    fn on_any_ack(&mut self, _view: &mut CcView, _ack: &AckEvent) {}
+
     /// An ACK of new data arrived outside loss recovery: grow the window (ns-2 `opencwnd`).
     /// Called once per ACK, however many packets it acknowledges, as ns-2 does.
-    fn on_ack(&mut self, window: &mut Window, sample: &AckSample);
+    fn on_ack(&mut self, view: &mut CcView, ack: &AckEvent);
+
+    /// A round trip ended: the cumulative ACK passed the highest packet sent when the
+    /// previous round ended.
+    fn on_round(&mut self, _view: &mut CcView) {}
+
+    /// A duplicate ACK arrived (before loss recovery counts it).
+    fn on_duplicate_ack(&mut self, _view: &mut CcView, _ack: &AckEvent) {}
 
     /// The window to fall back to after congestion, in packets, given the flight window
     /// W (ns-2 `windowd()`: min(cwnd + fast-recovery inflation, advertised window)).
     /// The sender sets ssthresh to ⌊result⌋ (at least 2), and cwnd to the result (fast
-    /// recovery) or to one packet (Tahoe, timeout).
-    fn reduced_window(&mut self, window: &Window, flight_window: f64) -> f64;
-}
+    /// recovery, ECN) or to one packet (Tahoe, timeout).
+    fn reduced_window(&mut self, view: &CcView, flight_window: f64) -> f64;
 
-/// Congestion-control algorithms selectable in a scenario file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CcKind {
-    Reno,
-}
+    /// Fast retransmit started a loss recovery (after the window was reduced).
+    fn on_recovery_start(&mut self, _view: &mut CcView) {}
 
-impl CcKind {
-    pub const NAMES: &'static [&'static str] = &["reno"];
+    /// Loss recovery ended.
+    fn on_recovery_end(&mut self, _view: &mut CcView) {}
 
-    pub fn from_name(name: &str) -> Option<CcKind> {
-        match name {
-            "reno" => Some(CcKind::Reno),
-            _ => None,
-        }
-    }
+    /// The retransmission timer expired (after the window was reduced).
+    fn on_timeout(&mut self, _view: &mut CcView) {}
 
-    pub fn name(self) -> &'static str {
-        match self {
-            CcKind::Reno => "reno",
-        }
-    }
+    /// The sender reacted to an ECN echo (after the window was reduced).
+    fn on_ecn_echo(&mut self, _view: &mut CcView) {}
 
-    pub fn build(self) -> Box<dyn CongestionControl> {
-        match self {
-            CcKind::Reno => Box::new(Reno::default()),
-        }
-    }
+    /// Packet `seq` was put on the wire.
+    fn on_send(&mut self, _view: &mut CcView, _seq: i64, _retransmission: bool) {}
+
+    /// The timer asked for with [`CcView::set_timer`] fired.
+    fn on_timer(&mut self, _view: &mut CcView) {}
 }

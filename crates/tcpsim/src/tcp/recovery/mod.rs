@@ -2,12 +2,15 @@
 //!
 //! A variant reacts to each ACK (new data, duplicate, partial) and to the retransmission
 //! timer, using the procedures of the shared sender state (`TcpState`) and asking the
-//! congestion control how far to cut the window.
+//! congestion control how far to cut the window. Each variant lives in its own file with
+//! a `SPEC` in the registry (`crate::registry::MODELS`); what Reno and NewReno share is in
+//! `reno.rs`, what every variant shares is here and in `TcpState`.
 
 pub mod newreno;
 pub mod reno;
 pub mod tahoe;
 
+use super::ack::AckInfo;
 use super::cc::CongestionControl;
 use super::sender::TcpState;
 use crate::engine::SimTime;
@@ -15,46 +18,10 @@ use crate::engine::SimTime;
 pub trait LossRecovery {
     /// The scenario-file name of the variant.
     fn name(&self) -> &'static str;
-    /// A cumulative ACK for packet `ack` arrived.
-    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: i64, now: SimTime);
+    /// An ACK arrived (cumulative ACK `ack.ack`, SACK blocks, ECN echo).
+    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: &AckInfo, now: SimTime);
     /// The retransmission timer expired.
     fn on_timeout(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime);
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecoveryKind {
-    Tahoe,
-    Reno,
-    NewReno,
-}
-
-impl RecoveryKind {
-    pub const NAMES: &'static [&'static str] = &["tahoe", "reno", "newreno"];
-
-    pub fn from_name(name: &str) -> Option<RecoveryKind> {
-        match name {
-            "tahoe" => Some(RecoveryKind::Tahoe),
-            "reno" => Some(RecoveryKind::Reno),
-            "newreno" => Some(RecoveryKind::NewReno),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            RecoveryKind::Tahoe => "tahoe",
-            RecoveryKind::Reno => "reno",
-            RecoveryKind::NewReno => "newreno",
-        }
-    }
-
-    pub fn build(self) -> Box<dyn LossRecovery> {
-        match self {
-            RecoveryKind::Tahoe => Box::new(tahoe::Tahoe),
-            RecoveryKind::Reno => Box::new(reno::Reno),
-            RecoveryKind::NewReno => Box::new(newreno::NewReno),
-        }
-    }
 }
 
 /// Duplicate-ACK counting common to all variants; returns true when the duplicate

@@ -15,11 +15,23 @@
 use super::reno::{may_send_new_data, on_duplicate};
 use super::LossRecovery;
 use crate::engine::SimTime;
+use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::sender::{CwndAction, TcpState};
 
 /// Packets NewReno may send per ACK while in recovery (ns-2 `send_much(0, 0, 2)`).
 const RECOVERY_MAX_BURST: u32 = 2;
+
+pub static SPEC: ModelSpec = ModelSpec {
+    family: Family::Recovery,
+    name: "newreno",
+    summary: "fast recovery that stays in recovery across partial ACKs, retransmitting one packet per partial ACK",
+    source: "RFC 6582; ns-2.35 Agent/TCP/Newreno (tcp-newreno.cc)",
+    params: &[],
+    check: no_check,
+    constructor: Constructor::Recovery(|_| Box::new(NewReno)),
+};
 
 #[derive(Debug, Clone, Default)]
 pub struct NewReno;
@@ -60,17 +72,18 @@ impl LossRecovery for NewReno {
         "newreno"
     }
 
-    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: i64, now: SimTime) {
+    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
+        let ack = info.ack;
         if ack > s.last_ack {
             if ack >= s.recover || s.last_cwnd_action != CwndAction::Dupack {
                 if s.dupwnd > 0 {
                     s.dupwnd = 0;
                     if s.last_cwnd_action == CwndAction::Dupack {
-                        s.last_cwnd_action = CwndAction::Exited;
+                        s.exit_recovery(cc, now);
                     }
                 }
                 s.first_partial_seen = false;
-                s.ack_new_data(cc, ack, now);
+                s.ack_new_data(cc, info, now);
             } else {
                 Self::partial_ack(s, ack, now);
             }

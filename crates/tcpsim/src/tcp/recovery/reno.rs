@@ -17,8 +17,20 @@
 
 use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
 use crate::engine::SimTime;
+use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::sender::{CwndAction, CwndCut, TcpState};
+
+pub static SPEC: ModelSpec = ModelSpec {
+    family: Family::Recovery,
+    name: "reno",
+    summary: "fast retransmit and fast recovery with window inflation; a partial ACK ends recovery",
+    source: "RFC 5681 §3.2; ns-2.35 Agent/TCP/Reno (tcp-reno.cc)",
+    params: &[],
+    check: no_check,
+    constructor: Constructor::Recovery(|_| Box::new(Reno)),
+};
 
 #[derive(Debug, Clone, Default)]
 pub struct Reno;
@@ -31,9 +43,8 @@ pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, 
         return;
     }
     s.recover = s.maxseq;
-    s.last_cwnd_action = CwndAction::Dupack;
-    s.stats.fast_retransmits += 1;
-    s.slowdown(cc, CwndCut::ToReduced);
+    s.slowdown(cc, CwndCut::ToReduced, now);
+    s.enter_recovery(cc, now);
     s.reset_rtx_timer(true, false, now);
     let first_unacked = s.last_ack + 1;
     s.output(first_unacked, now);
@@ -64,13 +75,14 @@ impl LossRecovery for Reno {
         "reno"
     }
 
-    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: i64, now: SimTime) {
+    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
+        let ack = info.ack;
         if ack > s.last_ack {
             if s.last_cwnd_action == CwndAction::Dupack {
-                s.last_cwnd_action = CwndAction::Exited;
+                s.exit_recovery(cc, now);
             }
             s.dupwnd = 0;
-            s.ack_new_data(cc, ack, now);
+            s.ack_new_data(cc, info, now);
         } else if ack == s.last_ack {
             on_duplicate(s, cc, now, true);
         }

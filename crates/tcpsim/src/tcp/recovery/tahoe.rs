@@ -10,8 +10,20 @@
 
 use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
 use crate::engine::SimTime;
+use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
-use crate::tcp::sender::{CwndAction, CwndCut, TcpState};
+use crate::tcp::sender::{CwndCut, TcpState};
+
+pub static SPEC: ModelSpec = ModelSpec {
+    family: Family::Recovery,
+    name: "tahoe",
+    summary: "fast retransmit, then slow start from one packet (go-back-N)",
+    source: "Jacobson 1988; ns-2.35 Agent/TCP (tcp.cc)",
+    params: &[],
+    check: no_check,
+    constructor: Constructor::Recovery(|_| Box::new(Tahoe)),
+};
 
 #[derive(Debug, Clone, Default)]
 pub struct Tahoe;
@@ -21,15 +33,15 @@ impl LossRecovery for Tahoe {
         "tahoe"
     }
 
-    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: i64, now: SimTime) {
+    fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
+        let ack = info.ack;
         if ack > s.last_ack {
-            s.ack_new_data(cc, ack, now);
+            s.ack_new_data(cc, info, now);
         } else if ack == s.last_ack && count_duplicate(s, now) == DupAck::Threshold {
             if fast_retransmit_allowed(s) {
                 s.recover = s.maxseq;
-                s.last_cwnd_action = CwndAction::Dupack;
-                s.stats.fast_retransmits += 1;
-                s.slowdown(cc, CwndCut::ToOne);
+                s.slowdown(cc, CwndCut::ToOne, now);
+                s.enter_recovery(cc, now);
                 s.reset_rtx_timer(false, false, now);
             }
         }

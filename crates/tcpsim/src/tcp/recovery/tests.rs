@@ -7,8 +7,17 @@
 //! Packet 2 is lost; later packets bring duplicate ACKs for 1.
 
 use crate::engine::time::PS_PER_MS;
-use crate::tcp::recovery::RecoveryKind;
+use crate::registry::{self, Family};
+use crate::tcp::ack::AckInfo;
 use crate::tcp::sender::{CwndAction, TcpParams, TcpSender};
+
+/// The loss-recovery variants under test, by registry name.
+#[derive(Debug, Clone, Copy)]
+enum RecoveryKind {
+    Tahoe,
+    Reno,
+    NewReno,
+}
 
 const W: f64 = 8.125;
 
@@ -17,8 +26,13 @@ fn ms(t: u64) -> u64 {
 }
 
 fn sender(kind: RecoveryKind) -> TcpSender {
+    let name = match kind {
+        RecoveryKind::Tahoe => "tahoe",
+        RecoveryKind::Reno => "reno",
+        RecoveryKind::NewReno => "newreno",
+    };
     let params = TcpParams {
-        recovery: kind,
+        recovery: registry::find(Family::Recovery, name).expect("registered").defaults(),
         syn: false,
         initial_window: 8.0,
         initial_ssthresh: Some(5.0),
@@ -33,12 +47,12 @@ fn sender(kind: RecoveryKind) -> TcpSender {
 
 /// Packets put on the wire since the last call.
 fn take(s: &mut TcpSender) -> Vec<i64> {
-    std::mem::take(&mut s.state.outbox)
+    std::mem::take(&mut s.state.outbox).into_iter().map(|p| p.seq).collect()
 }
 
 #[track_caller]
 fn ack(s: &mut TcpSender, at_ms: u64, ack: i64, expect_sent: &[i64]) {
-    s.on_ack(ack, ms(at_ms));
+    s.on_ack(&AckInfo::cumulative(ack), ms(at_ms));
     assert_eq!(take(s), expect_sent, "packets sent after ACK {ack} at {at_ms} ms");
 }
 
@@ -189,7 +203,7 @@ fn newreno_partial_ack_larger_than_the_inflation_deflates_cwnd() {
     ack(&mut s, 103, 1, &[11]);
     ack(&mut s, 104, 1, &[2]); // inflation 3, cwnd W/2
     // Partial ACK 6: acked 5 ≥ 3 → cwnd = W/2 − 2, inflation 1; resend 7.
-    s.on_ack(6, ms(300));
+    s.on_ack(&AckInfo::cumulative(6), ms(300));
     assert_eq!(take(&mut s)[0], 7);
     assert!((s.state.window.cwnd - (W / 2.0 - 2.0)).abs() < 1e-12);
     assert_eq!(s.state.dupwnd, 1);
@@ -199,11 +213,11 @@ fn newreno_partial_ack_larger_than_the_inflation_deflates_cwnd() {
 fn newreno_restarts_the_timer_only_on_the_first_partial_ack() {
     let mut s = after_two_acks(RecoveryKind::NewReno);
     for t in 102..=104 {
-        s.on_ack(1, ms(t));
+        s.on_ack(&AckInfo::cumulative(1), ms(t));
     }
-    s.on_ack(3, ms(300));
+    s.on_ack(&AckInfo::cumulative(3), ms(300));
     let first = s.state.rtx_deadline.expect("timer armed");
-    s.on_ack(5, ms(350));
+    s.on_ack(&AckInfo::cumulative(5), ms(350));
     assert_eq!(s.state.rtx_deadline, Some(first), "ns-2 newreno_changes1_: no restart on later partial ACKs");
 }
 
@@ -214,7 +228,7 @@ fn new_ack_takes_an_rtt_sample_and_rearms_the_timer() {
     let mut s = sender(RecoveryKind::NewReno);
     assert_eq!(s.state.rtx_deadline, Some(ms(3000)), "initial RTO 3 s");
     // Packet 0 timed from t = 0; ACK at 100 ms → 10 ticks → RTO 0.3 s from now.
-    s.on_ack(0, ms(100));
+    s.on_ack(&AckInfo::cumulative(0), ms(100));
     assert_eq!(s.state.stats.rtt_samples, 1);
     assert_eq!(s.state.rtx_deadline, Some(ms(400)));
 }
@@ -223,13 +237,13 @@ fn new_ack_takes_an_rtt_sample_and_rearms_the_timer() {
 fn karn_retransmissions_are_never_timed() {
     let mut s = after_two_acks(RecoveryKind::Reno);
     for t in 102..=104 {
-        s.on_ack(1, ms(t));
+        s.on_ack(&AckInfo::cumulative(1), ms(t));
     }
     take(&mut s);
     assert!(!s.state.rtt_active, "fast retransmit cancels the measurement");
     // Inflate until new data (12) leaves: it, not the retransmitted 2, is timed.
     for t in 105..=108 {
-        s.on_ack(1, ms(t));
+        s.on_ack(&AckInfo::cumulative(1), ms(t));
     }
     assert_eq!(take(&mut s), vec![12]);
     assert!(s.state.rtt_active);
@@ -253,7 +267,7 @@ fn syn_ack_sets_the_initial_window() {
     let mut s = TcpSender::new(TcpParams::default(), 0.0);
     s.start(0);
     assert_eq!(take(&mut s), vec![0]);
-    s.on_ack(0, ms(50));
+    s.on_ack(&AckInfo::cumulative(0), ms(50));
     assert_eq!(s.state.window.cwnd, 2.0);
     assert_eq!(take(&mut s), vec![1, 2]);
 }
@@ -263,10 +277,10 @@ fn finite_transfer_stops_after_its_packets() {
     let params = TcpParams { packets: Some(3), ..TcpParams::default() };
     let mut s = TcpSender::new(params, 0.0);
     s.start(0);
-    s.on_ack(0, ms(50));
-    s.on_ack(2, ms(100));
+    s.on_ack(&AckInfo::cumulative(0), ms(50));
+    s.on_ack(&AckInfo::cumulative(2), ms(100));
     assert_eq!(take(&mut s), vec![0, 1, 2, 3]);
-    s.on_ack(3, ms(150));
+    s.on_ack(&AckInfo::cumulative(3), ms(150));
     assert!(take(&mut s).is_empty());
     assert!(s.state.finished());
 }

@@ -1,0 +1,140 @@
+//! The TCP traffic agent: a one-way TCP sender with a bulk (FTP) application, and its
+//! parameters. ns-2.35 `Agent/TCP` + `Application/FTP`; every default is ns-2.35's.
+//!
+//! The sender combines a loss recovery (`recovery = ...`), a congestion control
+//! (`cc = ...`) and a receiver (`receiver = ...`), each a model of its own in the
+//! registry; the parameters here are those of the sender itself.
+
+use crate::engine::time::{Dur, PS_PER_MS, PS_PER_S};
+use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+
+const NS2: &str = "ns-2.35 Agent/TCP default";
+
+pub static SPEC: ModelSpec = ModelSpec {
+    family: Family::Agent,
+    name: "tcp",
+    summary: "one-way TCP sender with a bulk (FTP) application, packet-counted like ns-2's Agent/TCP",
+    source: "ns-2.35 Agent/TCP (tcp.cc) and Application/FTP; RFC 5681, RFC 6298",
+    params: &[
+        Param::new("packet_size", T::Size, "B", V::Size(1000), "payload bytes per packet (ns-2 packetSize_)", NS2).range(1.0, 1e9),
+        Param::new("header_size", T::Size, "B", V::Size(40), "TCP/IP header bytes added on the wire (ns-2 tcpip_base_hdr_size_)", NS2).range(0.0, 1e9),
+        Param::new("ack_size", T::Size, "B", V::Size(40), "ACK size on the wire (ns-2 Agent/TCPSink packetSize_)", "ns-2.35 Agent/TCPSink default").range(1.0, 1e9),
+        Param::new("initial_window", T::Number, "packets", V::Number(2.0), "initial congestion window (ns-2 windowInit_)", NS2).range(1.0, 1e9),
+        Param::new("max_window", T::Integer, "packets", V::Integer(20), "receiver's advertised window (ns-2 window_)", NS2).range(1.0, 1073741824.0),
+        Param::new("initial_ssthresh", T::Number, "packets", V::Unset, "initial slow-start threshold; unset = the advertised window (ns-2 reset())", NS2).range(1.0, 1e12),
+        Param::new("dupack_threshold", T::Integer, "ACKs", V::Integer(3), "duplicate ACKs that trigger fast retransmit (ns-2 numdupacks_)", NS2).range(1.0, 1000.0),
+        Param::new("limited_transmit", T::Bool, "", V::Bool(true), "send a new packet on each of the first dupack_threshold − 1 duplicate ACKs (RFC 3042; ns-2 singledup_)", NS2),
+        Param::new("min_rto", T::Time, "s", V::Time(200 * PS_PER_MS), "minimum retransmission timeout (ns-2 minrto_)", NS2),
+        Param::new("max_rto", T::Time, "s", V::Time(60 * PS_PER_S), "maximum retransmission timeout (ns-2 maxrto_)", NS2),
+        Param::new("initial_rto", T::Time, "s", V::Time(3 * PS_PER_S), "retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)", NS2),
+        Param::new("clock_granularity", T::Time, "s", V::Time(10 * PS_PER_MS), "tick of RTT samples and RTO (ns-2 tcpTick_)", NS2),
+        Param::new("packets", T::Integer, "packets", V::Unset, "packets to transfer; unset = unlimited (ns-2 FTP start)", "ns-2.35 Application/FTP").range(1.0, 4.6e18),
+        Param::new("syn", T::Bool, "", V::Bool(true), "open with a header-only SYN as packet 0 and start data with initial_window once it is ACKed (ns-2 syn_ and delay_growth_)", NS2),
+        Param::new("ecn", T::Bool, "", V::Bool(false), "ECN-capable: set ECT on new data packets and halve cwnd at most once per window on ECN echo (ns-2 ecn_; RFC 3168 §6.1)", NS2),
+        Param::new("rtt_hint", T::Choice(&["none", "last", "srtt", "min"]), "", V::Choice("none"), "RTT written into each data packet for FECN/MFFECN routers: none, the last sample, the smoothed RTT, or the smallest sample", "reference document 002 (FECN); our option"),
+    ],
+    check: check,
+    constructor: Constructor::Described,
+};
+
+fn check(c: &ModelConfig) -> Result<(), ParamError> {
+    if c.time("clock_granularity") == 0 {
+        return Err(ParamError::new("clock_granularity", "a tick greater than zero, such as \"10ms\""));
+    }
+    if c.time("max_rto") < c.time("min_rto") {
+        return Err(ParamError::new("max_rto", "max_rto to be at least min_rto"));
+    }
+    if c.time("initial_rto") == 0 {
+        return Err(ParamError::new("initial_rto", "a time greater than zero"));
+    }
+    Ok(())
+}
+
+/// Which RTT the sender writes into its data packets (`rtt_hint`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RttHint {
+    None,
+    Last,
+    Smoothed,
+    Min,
+}
+
+/// Parameters of a TCP flow, typed (from the registry's `tcp` agent, `cc`, `recovery` and
+/// `receiver` models).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TcpParams {
+    pub cc: ModelConfig,
+    pub recovery: ModelConfig,
+    pub receiver: ModelConfig,
+    pub packet_size: u32,
+    pub header_size: u32,
+    pub ack_size: u32,
+    pub initial_window: f64,
+    pub max_window: u32,
+    pub initial_ssthresh: Option<f64>,
+    pub dupack_threshold: u32,
+    pub limited_transmit: bool,
+    pub min_rto: Dur,
+    pub max_rto: Dur,
+    pub initial_rto: Dur,
+    pub clock_granularity: Dur,
+    pub packets: Option<u64>,
+    pub syn: bool,
+    pub ecn: bool,
+    pub rtt_hint: RttHint,
+}
+
+impl TcpParams {
+    /// Typed parameters from the agent's configuration and its three models.
+    pub fn from_config(agent: &ModelConfig, cc: ModelConfig, recovery: ModelConfig, receiver: ModelConfig) -> TcpParams {
+        TcpParams {
+            cc,
+            recovery,
+            receiver,
+            packet_size: agent.size("packet_size") as u32,
+            header_size: agent.size("header_size") as u32,
+            ack_size: agent.size("ack_size") as u32,
+            initial_window: agent.number("initial_window"),
+            max_window: agent.integer("max_window") as u32,
+            initial_ssthresh: agent.opt_number("initial_ssthresh"),
+            dupack_threshold: agent.integer("dupack_threshold") as u32,
+            limited_transmit: agent.boolean("limited_transmit"),
+            min_rto: agent.time("min_rto"),
+            max_rto: agent.time("max_rto"),
+            initial_rto: agent.time("initial_rto"),
+            clock_granularity: agent.time("clock_granularity"),
+            packets: agent.opt_integer("packets").map(|n| n as u64),
+            syn: agent.boolean("syn"),
+            ecn: agent.boolean("ecn"),
+            rtt_hint: match agent.choice("rtt_hint") {
+                "last" => RttHint::Last,
+                "srtt" => RttHint::Smoothed,
+                "min" => RttHint::Min,
+                _ => RttHint::None,
+            },
+        }
+    }
+
+    /// The registry's default models: Reno window, NewReno recovery, ACK every packet.
+    pub fn default_models() -> (ModelConfig, ModelConfig, ModelConfig) {
+        let find = |family, name| crate::registry::find(family, name).expect("registered").defaults();
+        (
+            find(Family::CongestionControl, DEFAULT_CC),
+            find(Family::Recovery, DEFAULT_RECOVERY),
+            find(Family::Receiver, DEFAULT_RECEIVER),
+        )
+    }
+}
+
+/// Models a TCP flow uses when the scenario names none (ns-2's `Agent/TCP/Newreno` with
+/// `Agent/TCPSink`, the most common pairing in the reference documents' scripts).
+pub const DEFAULT_CC: &str = "reno";
+pub const DEFAULT_RECOVERY: &str = "newreno";
+pub const DEFAULT_RECEIVER: &str = "every_packet";
+
+impl Default for TcpParams {
+    fn default() -> Self {
+        let (cc, recovery, receiver) = TcpParams::default_models();
+        TcpParams::from_config(&SPEC.defaults(), cc, recovery, receiver)
+    }
+}
