@@ -260,9 +260,10 @@ pub struct QueueEnv {
 pub enum Constructor {
     CongestionControl(fn(&ModelConfig) -> Box<dyn CongestionControl>),
     Recovery(fn(&ModelConfig) -> Box<dyn LossRecovery>),
-    /// Receivers, agents and error models are built by their owners from the typed
-    /// parameters (`TcpReceiver::new`, the flow builder, `ErrorModel::new`).
+    /// Receivers and agents are built by their owners from the typed parameters
+    /// (`TcpReceiver::new`, the flow builder).
     Described,
+    ErrorModel(fn(&ModelConfig) -> Box<dyn crate::net::error::ErrorModel>),
     Queue {
         build: fn(&ModelConfig, QueueEnv) -> Box<dyn QueueDiscipline>,
         /// Checks that the configured limit can hold the largest packet of the scenario
@@ -319,6 +320,8 @@ pub static MODELS: &[&ModelSpec] = &[
     &crate::tcp::receiver::delayed::SPEC,
     &crate::queue::droptail::SPEC,
     &crate::queue::red::SPEC,
+    &crate::net::error::blackout::SPEC,
+    &crate::net::error::uniform::SPEC,
 ];
 
 /// The model `name` of `family`, if registered.
@@ -555,7 +558,11 @@ mod tests {
                     assert!(x >= lo && x <= hi, "{m:?}.{}: default {x} outside [{lo}, {hi}]", p.name);
                 }
             }
-            (m.check)(&m.defaults()).unwrap_or_else(|e| panic!("{m:?} defaults fail their check: {e:?}"));
+            // Defaults pass the model's check, unless it has a required parameter (no default).
+            if let Err(e) = (m.check)(&m.defaults()) {
+                let required = m.param(e.key).is_some_and(|p| p.default == Value::Unset);
+                assert!(required, "{m:?} defaults fail their check: {e:?}");
+            }
         }
     }
 

@@ -273,3 +273,81 @@ clock_granularity = "1us"
     assert!((max - 0.110_864).abs() < 1e-6, "delayed data ACK round trip {max}");
     assert_eq!(i64_col(&r.flows, "unique_packets")[0], 1);
 }
+
+/// Two NewReno flows over 10 Mb/s / 20 ms with a link outage on the bottleneck from 10 s
+/// to 11 s (reference document 003's 1 s handoff), in both directions.
+const BLACKOUT: &str = r#"
+[simulation]
+duration = "30s"
+
+[dumbbell]
+pairs = 2
+
+[dumbbell.bottleneck]
+rate = "10Mbps"
+delay = "20ms"
+queue = { kind = "droptail", limit = "100p" }
+ERROR
+
+[dumbbell.access]
+rate = "100Mbps"
+delay = "1ms"
+queue = { kind = "droptail", limit = "1000p" }
+
+[[flow]]
+name = "f{i}"
+count = 2
+from = "s{i}"
+to = "d{i}"
+max_window = 200
+
+[monitor]
+interval = "100ms"
+queues = "none"
+"#;
+
+#[test]
+fn a_one_second_blackout_loses_every_packet_in_it_and_the_flows_recover() {
+    let window = BLACKOUT.replace("ERROR", r#"error_model = { kind = "blackout", windows = [["10s", "11s"]] }"#);
+    let r = run(&window);
+    let base = run(&BLACKOUT.replace("ERROR", ""));
+    let link = str_col(&r.links, "link").iter().position(|l| l == "r1->r2").unwrap();
+    let reverse = str_col(&r.links, "link").iter().position(|l| l == "r2->r1").unwrap();
+    // TCP is ACK-clocked: the senders lose what is in flight when the outage starts
+    // (about a window each, the window being near BDP + buffer share) and then only the
+    // retransmissions their timers send into it.
+    let lost = i64_col(&r.links, "error_drops")[link];
+    assert!((40..=400).contains(&lost), "data packets lost in the outage: {lost}");
+    assert!(i64_col(&r.links, "error_drops")[reverse] > 0, "ACKs are lost too");
+    assert_eq!(i64_col(&base.links, "error_drops")[link], 0);
+    // Nothing is delivered during the outage (plus one RTT for packets already on the
+    // way), and after it every flow sends again.
+    for flow in ["f0", "f1"] {
+        let delivered = series(&r, flow, "delivered_bytes");
+        let during: f64 = delivered.iter().filter(|(t, _)| *t > 10.2 && *t <= 11.0).map(|&(_, v)| v).sum();
+        assert_eq!(during, 0.0, "{flow} delivered data during the outage");
+        let after: f64 = delivered.iter().filter(|(t, _)| *t > 20.0).map(|&(_, v)| v).sum();
+        assert!(after * 8.0 / 10.0 > 2e6, "{flow} did not recover: {after} B in the last 10 s");
+    }
+    assert!(i64_col(&r.flows, "timeouts").iter().all(|&t| t >= 1), "an outage longer than the RTO ends in a timeout");
+    // The outage costs goodput, but not more than the outage plus recovery.
+    let total = |r: &RunResults| f64_col(&r.flows, "goodput_bps").iter().sum::<f64>();
+    let loss = 1.0 - total(&r) / total(&base);
+    assert!(loss > 0.02 && loss < 0.25, "goodput lost to the outage: {:.1} %", loss * 100.0);
+}
+
+#[test]
+fn uniform_loss_drops_about_its_rate_and_replays_for_a_seed() {
+    let lossy = BLACKOUT.replace("ERROR", r#"error_model = { kind = "uniform", rate = 0.01 }
+error_model_reverse = { kind = "uniform", rate = 0.0 }"#);
+    let a = run(&lossy);
+    let link = str_col(&a.links, "link").iter().position(|l| l == "r1->r2").unwrap();
+    let sent = i64_col(&a.links, "packets_sent")[link] as f64;
+    let lost = i64_col(&a.links, "error_drops")[link] as f64;
+    assert!((lost / sent - 0.01).abs() < 0.003, "loss rate {}", lost / sent);
+    let reverse = str_col(&a.links, "link").iter().position(|l| l == "r2->r1").unwrap();
+    assert_eq!(i64_col(&a.links, "error_drops")[reverse], 0, "error_model_reverse with rate 0 loses nothing");
+    assert_eq!(a.flows, run(&lossy).flows, "same seed, same losses");
+    let other = run(&lossy.replace("duration = \"30s\"", "duration = \"30s\"\nseed = 2"));
+    assert_ne!(a.flows, other.flows, "another seed draws other losses");
+}

@@ -11,7 +11,8 @@
 //! when the next packet comes (RED's idle period starts then). The link keeps the queue's
 //! counters, so every discipline is measured the same way.
 
-use crate::engine::{Dur, PacketId, SimTime};
+use super::error::ErrorModel;
+use crate::engine::{Dur, PacketId, RandomStream, SimTime};
 use crate::queue::QueueDiscipline;
 use std::collections::VecDeque;
 
@@ -34,6 +35,14 @@ pub struct LinkStats {
     pub bytes_sent: u64,
     /// Transmitter busy time, picoseconds (clipped at the end of the run).
     pub busy_time: Dur,
+    /// Packets lost by the link's error model.
+    pub error_drops: u64,
+}
+
+/// A link direction's error model and its own random stream.
+pub struct LinkErrors {
+    pub model: Box<dyn ErrorModel>,
+    pub random: RandomStream,
 }
 
 pub struct LinkDirection {
@@ -50,8 +59,11 @@ pub struct LinkDirection {
     /// not yet been asked for a packet at that time.
     pub owes_empty_dequeue: bool,
     /// Packets propagating: arrival time (non-decreasing), the tie-order place taken
-    /// when the transmission started (ns-2 schedules the arrival then), packet.
-    pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
+    /// when the transmission started (ns-2 schedules the arrival then), packet, and
+    /// whether the error model lost it (it is dropped where it would have arrived).
+    pub in_flight: VecDeque<(SimTime, u64, PacketId, bool)>,
+    /// Error model, if the link has one.
+    pub errors: Option<LinkErrors>,
     /// Tie-order place of the end of the current transmission, taken when it started.
     pub done_seq: u64,
     pub stats: LinkStats,
@@ -70,6 +82,7 @@ impl LinkDirection {
             done_event_pending: false,
             owes_empty_dequeue: false,
             in_flight: VecDeque::new(),
+            errors: None,
             stats: LinkStats::default(),
         }
     }

@@ -1,5 +1,6 @@
-//! The network: link directions with their queues, and static routing.
+//! The network: link directions with their queues and error models, and static routing.
 
+pub mod error;
 pub mod link;
 pub mod routing;
 

@@ -54,6 +54,10 @@ pub struct LinkSpec {
     pub queue_ab: ModelConfig,
     /// Queue of the b → a direction.
     pub queue_ba: ModelConfig,
+    /// Error model of the a → b direction, if any.
+    pub error_ab: Option<ModelConfig>,
+    /// Error model of the b → a direction, if any.
+    pub error_ba: Option<ModelConfig>,
     /// Line of the link's table (for errors found while building).
     pub line: Option<usize>,
     /// Key path and line of each direction's queue table, e.g. "link[2].queue.limit".

@@ -19,10 +19,10 @@ const MAX_SAMPLES: u64 = 10_000_000;
 const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor"];
 const SIMULATION_KEYS: &[&str] = &["duration", "seed"];
 const NETWORK_KEYS: &[&str] = &["nodes"];
-const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "queue", "queue_reverse"];
-const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse"];
+const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
+const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
 const DUMBBELL_KEYS: &[&str] = &["pairs", "bottleneck", "access", "access_delays"];
-const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_reverse"];
+const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
 const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues"];
 /// Keys of a flow that are not parameters of its agent.
 const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_spacing", "stop"];
@@ -115,6 +115,8 @@ struct LinkTemplate {
     queue_reverse: ModelConfig,
     queue_at: At,
     queue_reverse_at: At,
+    error: Option<ModelConfig>,
+    error_reverse: Option<ModelConfig>,
 }
 
 impl Builder {
@@ -152,6 +154,8 @@ impl Builder {
             line,
             queue_ab_at: t.queue_at.clone(),
             queue_ba_at: t.queue_reverse_at.clone(),
+            error_ab: t.error.clone(),
+            error_ba: t.error_reverse.clone(),
         });
     }
 
@@ -167,7 +171,13 @@ impl Builder {
             Some(q) => q,
             None => (queue.clone(), queue_at.clone()),
         };
-        Ok(LinkTemplate { rate_bps, delay, queue, queue_reverse, queue_at, queue_reverse_at })
+        // An error model applies to both directions unless the reverse one is given.
+        let error = model_reader::model(s, "error_model", Family::ErrorModel)?.map(|(c, _)| c);
+        let error_reverse = match model_reader::model(s, "error_model_reverse", Family::ErrorModel)? {
+            Some((c, _)) => Some(c),
+            None => error.clone(),
+        };
+        Ok(LinkTemplate { rate_bps, delay, queue, queue_reverse, queue_at, queue_reverse_at, error, error_reverse })
     }
 
     fn explicit_link(&mut self, s: &Section) -> Result<(), ScenarioError> {

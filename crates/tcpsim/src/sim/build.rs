@@ -5,6 +5,7 @@ use crate::app::CbrSource;
 use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::TimeSeries;
 use crate::net::routing::{path, Graph};
+use crate::net::link::LinkErrors;
 use crate::net::LinkDirection;
 use crate::registry::{Constructor, ModelConfig, QueueEnv};
 use crate::scenario::{FlowKind, Scenario, ScenarioError};
@@ -114,10 +115,18 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
     let plan = plan(scenario)?;
     let mut links = Vec::with_capacity(scenario.links.len() * 2);
     for l in &scenario.links {
-        for (from, to, queue) in [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)] {
+        for (from, to, queue, error) in [(l.a, l.b, &l.queue_ab, &l.error_ab), (l.b, l.a, &l.queue_ba, &l.error_ba)] {
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
-            links.push(LinkDirection::new(from, to, l.rate_bps, l.delay, build_queue(queue, l.rate_bps, random)));
+            let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, build_queue(queue, l.rate_bps, random));
+            if let Some(error) = error {
+                let Constructor::ErrorModel(build) = error.spec.constructor else {
+                    unreachable!("{:?} is not an error model", error.spec)
+                };
+                let random = RandomStream::new(scenario.seed, &format!("error {name}"));
+                link.errors = Some(LinkErrors { model: build(error), random });
+            }
+            links.push(link);
         }
     }
     let flows = scenario

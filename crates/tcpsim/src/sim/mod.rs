@@ -17,6 +17,7 @@ use crate::engine::packet::{TCP_CWR};
 use crate::engine::time::{self, SimTime};
 use crate::engine::{Ecn, EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
 use crate::monitor::TimeSeries;
+use crate::net::error::Transmission;
 use crate::net::LinkDirection;
 use crate::queue::{Arrival, DropReason, QueueAction, QueueCtx, Verdict};
 use crate::results::RunResults;
@@ -275,7 +276,11 @@ impl<'s> Simulation<'s> {
         let arrival = done.saturating_add(l.delay);
         let arrival_seq = self.sched.reserve();
         l.done_seq = self.sched.reserve();
-        l.in_flight.push_back((arrival, arrival_seq, id));
+        let lost = match &mut l.errors {
+            Some(e) => e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random),
+            None => false,
+        };
+        l.in_flight.push_back((arrival, arrival_seq, id, lost));
         if l.in_flight.len() == 1 {
             self.sched.schedule_reserved(arrival, arrival_seq, EventKind::Arrive { link });
         }
@@ -294,9 +299,18 @@ impl<'s> Simulation<'s> {
 
     fn arrive(&mut self, link: u32) {
         let l = &mut self.links[link as usize];
-        let (_, _, id) = l.in_flight.pop_front().expect("an arrival was pending");
-        if let Some(&(next, seq, _)) = l.in_flight.front() {
+        let (_, _, id, lost) = l.in_flight.pop_front().expect("an arrival was pending");
+        if let Some(&(next, seq, _, _)) = l.in_flight.front() {
             self.sched.schedule_reserved(next, seq, EventKind::Arrive { link });
+        }
+        if lost {
+            l.stats.error_drops += 1;
+            let p = self.packets.get(id);
+            if p.kind != PacketKind::Ack {
+                self.flows[p.flow as usize].drops += 1;
+            }
+            self.packets.free(id);
+            return;
         }
         self.forward(id);
     }

@@ -156,6 +156,7 @@ fn queue_and_link_tables(sim: &Simulation) -> (Table, Table) {
     f64s(&mut links, "delay_s", sim.links.iter().map(|l| time::to_secs(l.delay)).collect());
     i64s(&mut links, "packets_sent", stat(&|l| l.stats.departures as i64));
     i64s(&mut links, "bytes_sent", stat(&|l| l.stats.bytes_sent as i64));
+    i64s(&mut links, "error_drops", stat(&|l| l.stats.error_drops as i64));
     f64s(&mut links, "utilization", sim.links.iter().map(|l| l.stats.busy_time as f64 / end as f64).collect());
     (queues, links)
 }
