@@ -8,9 +8,15 @@ G   case_g.tcl + case_g.toml: five Reno / NewReno flows, each on its own path, s
     a timeout, and with a large window in flight. Each flow's goodput within 1 %,
     retransmissions within 5 %, timeouts +-1.
 
+H   case_h.tcl + case_h.toml: two NewReno flows from r1 to r2 over two paths of equal
+    hop count (r1-p-r2 fast, r1-q-r2 slow), links declared in an order where the first
+    link declared and ns-2's lowest node id disagree. Each flow's goodput within 2 %,
+    aggregate 1 %; data (r1->p, r1->q) and ACKs (r2->p, r2->q) on the same paths as
+    ns-2 (arrivals 2 %, exactly 0 on the unused path).
+
 Usage from the command line (prints both sides and the verdicts)::
 
-    python validation/ns2/fidelity.py G [--seconds S]
+    python validation/ns2/fidelity.py G|H [--seconds S]
 
 Standard library only.
 """
@@ -141,9 +147,39 @@ def case_g(seconds: float = 15.0) -> CaseResult:
     return res
 
 
+# --------------------------------------------------------------------------- case H
+
+CASE_H_TCL, CASE_H_TOML = HERE / "case_h.tcl", HERE / "case_h.toml"
+CASE_H_QUEUES = ("r1->p", "r1->q", "r2->p", "r2->q")
+
+
+def case_h(seconds: float = 30.0) -> CaseResult:
+    """Case H, two paths of equal hop count: each flow's goodput 2 %, aggregate goodput
+    1 %, packets entering each path's first queue (r1->p, r1->q: data; r2->p, r2->q:
+    ACKs) 2 % where ns-2 uses the path, exactly 0 where it does not."""
+    text, nw = run_ns2_lines(CASE_H_TCL, seconds)
+    ns = ns2_flow_metrics(text, seconds)
+    queues = harness.parse_lib_output(text)["queues"]
+    run = run_tcpsim_case("H", CASE_H_TOML, seconds, 30.0)
+    ts = tcpsim_flow_metrics(run, seconds)
+    for q in CASE_H_QUEUES:
+        ns[f"{q}_arrivals"] = queues[q]["arrivals"]
+        ts[f"{q}_arrivals"] = harness._num(harness.queue_row(run, q), "arrivals")
+    checks = [Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.01)]
+    for i in range(2):
+        k = f"flow{i}_goodput_bps"
+        checks.append(Check(k, ns[k], ts[k], "rel", 0.02))
+    for q in CASE_H_QUEUES:
+        k = f"{q}_arrivals"
+        checks.append(Check(k, ns[k], ts[k], "rel", 0.02) if ns[k] > 0
+                      else Check(k, ns[k], ts[k], "abs", 0))
+    return CaseResult(_label("H", seconds, 30.0), ns, ts, checks, nw, run.wall_s,
+                      [f"tcpsim output kept in {run.out_dir}"])
+
+
 # --------------------------------------------------------------------------- command line
 
-CASES = {"G": (case_g, 15.0)}
+CASES = {"G": (case_g, 15.0), "H": (case_h, 30.0)}
 
 
 def main(argv: list[str] | None = None) -> int:
