@@ -76,7 +76,17 @@ H  Two paths of equal hop count between two routers (validation/ns2/fidelity.py)
    With the former rule (first link declared wins: data through q, ACKs through p) the
    aggregate goodput was -49.4 % (flow 0 -88.8 %, flow 1 +4.4 %).
 
-Runtime: about 3.5 s for the whole file (ns-2 about 2.6 s, tcpsim about 0.8 s).
+I  A symmetric dumbbell (validation/ns2/fidelity.py): four NewReno flows with equal RTTs
+   (32 ms), 10 Mb/s / 10 ms DropTail 50, all started at 0 s, 60 s. Only the order of
+   simultaneous events tells the flows apart: ns-2 runs `$ns at 0.0 "$ftp($i) start"`
+   first in, first out, tcpsim starts flows of equal start time in declaration order,
+   and the first-started flow ends with the most packets. Deterministic (seeds 1-5 give
+   the same counters on both sides). Each flow's goodput and the aggregate within
+   0.05 %, below the 0.09 % between the two closest flows, so a different start order
+   fails (starting the flows in reverse order in ns-2 permutes the four counts exactly);
+   retransmissions 5 %. Measured: 17971 / 17955 / 17932 / 17821 packets on both sides.
+
+Runtime: about 5 s for the whole file.
 
 Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim binary is
 <repo>/target/release/tcpsim-run (or $TCPSIM_RUN), built with
@@ -178,3 +188,9 @@ def test_case_h_equal_hop_paths(tcpsim_run):
     res = _assert_case(fidelity.case_h(30.0))
     ns = res.ns2
     assert ns["r1->q_arrivals"] == 0 and ns["r2->q_arrivals"] == 0, res.report()
+
+
+def test_case_i_symmetric_flows_start_in_order(tcpsim_run):
+    res = _assert_case(fidelity.case_i(60.0))
+    shares = [res.ns2[f"flow{i}_pkts"] for i in range(4)]
+    assert shares == sorted(shares, reverse=True) and len(set(shares)) == 4, res.report()
