@@ -1,11 +1,23 @@
-//! Static shortest-path routing by hop count (ns-2 `rtproto Static` with unit costs).
+//! Static shortest-path routing by hop count, with ns-2.35's tie-breaking.
 //!
-//! Breadth-first search from the source over link directions in declaration order, so
-//! ties break the same way on every run.
-
-use std::collections::VecDeque;
+//! ns-2's `rtproto Static` (route.cc `RouteLogic::compute_routes`) runs, for every source
+//! k, a Dijkstra over unit link costs that picks the next node to settle as the lowest
+//! node id among those at the smallest distance, and relaxes only on a strictly shorter
+//! distance. With unit costs nodes are therefore settled in (distance, id) order, and a
+//! node's route is inherited from the first settled neighbour one hop closer: its
+//! **parent is its lowest-id predecessor** (lowest id among the neighbours one hop closer
+//! to k). Packets are forwarded hop by hop with each node's own table, but those tables
+//! agree with the source's tree: a node `a` on k's tree path to `w` sees the same
+//! predecessors along that path (any predecessor of `x` seen from `a` is one seen from k,
+//! and k's choice is among them), so following k's tree gives the hop-by-hop path.
+//!
+//! Data and ACKs are routed each from their own origin, so they take the same path only
+//! when the two trees agree, e.g. when equal paths differ in one node (the lower id wins
+//! both ways); over `s–a–c–d` and `s–b–e–d` with ids s < a < b < e < c < d, ns-2 sends
+//! data `s→d` through b, e (e < c) and ACKs `d→s` through c, a (a < b).
 
 /// For every node, the link directions leaving it: (neighbour, link direction index).
+/// At most one link joins two nodes.
 pub struct Graph {
     pub out: Vec<Vec<(usize, u32)>>,
 }
@@ -19,20 +31,29 @@ impl Graph {
         self.out[from].push((to, link));
     }
 
-    /// Shortest-path tree from `source`: for each node, the link direction that reaches it.
+    /// Shortest-path tree from `source`: for each node, its parent and the link direction
+    /// from it. The parent is the lowest-id neighbour one hop closer to `source` (ns-2).
     pub fn tree(&self, source: usize) -> Vec<Option<(usize, u32)>> {
         let mut parent: Vec<Option<(usize, u32)>> = vec![None; self.out.len()];
         let mut seen = vec![false; self.out.len()];
-        let mut queue = VecDeque::from([source]);
         seen[source] = true;
-        while let Some(node) = queue.pop_front() {
-            for &(next, link) in &self.out[node] {
-                if !seen[next] {
-                    seen[next] = true;
-                    parent[next] = Some((node, link));
-                    queue.push_back(next);
+        // Breadth-first, one distance at a time, each level in ascending node id: the
+        // first node of a level to reach a new node is its lowest-id predecessor.
+        let mut level = vec![source];
+        let mut next = Vec::new();
+        while !level.is_empty() {
+            for &node in &level {
+                for &(to, link) in &self.out[node] {
+                    if !seen[to] {
+                        seen[to] = true;
+                        parent[to] = Some((node, link));
+                        next.push(to);
+                    }
                 }
             }
+            next.sort_unstable();
+            level.clear();
+            std::mem::swap(&mut level, &mut next);
         }
         parent
     }
@@ -55,18 +76,85 @@ pub fn path(tree: &[Option<(usize, u32)>], source: usize, dest: usize) -> Option
 mod tests {
     use super::*;
 
-    #[test]
-    fn finds_fewest_hops_and_reports_unreachable() {
-        // 0 - 1 - 2 - 3 and a shortcut 0 - 3; node 4 isolated.
-        let mut g = Graph::new(5);
-        let edges = [(0, 1), (1, 2), (2, 3), (0, 3)];
-        for (i, &(a, b)) in edges.iter().enumerate() {
+    /// A graph of duplex links: link i gives directions 2i (a→b) and 2i + 1 (b→a).
+    fn graph(nodes: usize, links: &[(usize, usize)]) -> Graph {
+        let mut g = Graph::new(nodes);
+        for (i, &(a, b)) in links.iter().enumerate() {
             g.add(a, b, 2 * i as u32);
             g.add(b, a, 2 * i as u32 + 1);
         }
+        g
+    }
+
+    /// The nodes a route visits, from `from` to `to`.
+    fn nodes(g: &Graph, from: usize, to: usize) -> Vec<usize> {
+        let hops = path(&g.tree(from), from, to).expect("reachable");
+        let mut at = vec![from];
+        for link in hops {
+            let prev = *at.last().unwrap();
+            let &(next, _) = g.out[prev].iter().find(|&&(_, l)| l == link).expect("link leaves the node");
+            at.push(next);
+        }
+        at
+    }
+
+    #[test]
+    fn finds_fewest_hops_and_reports_unreachable() {
+        // 0 - 1 - 2 - 3 and a shortcut 0 - 3; node 4 isolated.
+        let g = graph(5, &[(0, 1), (1, 2), (2, 3), (0, 3)]);
         let t = g.tree(0);
         assert_eq!(path(&t, 0, 3), Some(vec![6]));
         assert_eq!(path(&t, 0, 2), Some(vec![0, 2]));
         assert_eq!(path(&t, 0, 4), None);
+    }
+
+    #[test]
+    fn two_equal_paths_take_the_lower_node_id_both_ways() {
+        // s=0, d=1, r1=2, r2=3, p=4, q=5: r1 and r2 are joined through p and through q.
+        // The links through q come first in each router's list (the order that made the
+        // old declaration-order rule send data through q and ACKs through p); ns-2
+        // (route.cc) takes p, the lower id, in both directions.
+        let g = graph(6, &[(0, 2), (3, 1), (2, 5), (4, 3), (2, 4), (5, 3)]);
+        assert_eq!(nodes(&g, 0, 1), vec![0, 2, 4, 3, 1]);
+        assert_eq!(nodes(&g, 1, 0), vec![1, 3, 4, 2, 0]);
+    }
+
+    #[test]
+    fn each_direction_takes_its_lowest_id_predecessors() {
+        // s=0, a=1, b=2, e=3, c=4, d=5 with paths s-a-c-d and s-b-e-d, links declared
+        // out of id order. Checked with ns-2.35 (RouteLogic lookup): s→d goes 0 2 3 5,
+        // d→s goes 5 4 1 0, a→e goes 1 0 2 3, e→a goes 3 2 0 1.
+        let g = graph(6, &[(2, 3), (0, 2), (4, 5), (1, 4), (3, 5), (0, 1)]);
+        assert_eq!(nodes(&g, 0, 5), vec![0, 2, 3, 5]);
+        assert_eq!(nodes(&g, 5, 0), vec![5, 4, 1, 0]);
+        assert_eq!(nodes(&g, 1, 3), vec![1, 0, 2, 3]);
+        assert_eq!(nodes(&g, 3, 1), vec![3, 2, 0, 1]);
+    }
+
+    #[test]
+    fn hop_by_hop_tables_follow_the_source_tree() {
+        // ns-2 forwards with each node's own table; the source's tree path must be what
+        // those tables give. Every pair of a 4 x 4 grid (many equal paths) is checked.
+        let id = |r: usize, c: usize| 4 * r + c;
+        let mut links = Vec::new();
+        for r in 0..4 {
+            for c in 0..4 {
+                if c < 3 {
+                    links.push((id(r, c + 1), id(r, c)));
+                }
+                if r < 3 {
+                    links.push((id(r + 1, c), id(r, c)));
+                }
+            }
+        }
+        let g = graph(16, &links);
+        for from in 0..16 {
+            for to in 0..16 {
+                let route = nodes(&g, from, to);
+                for (k, &at) in route.iter().enumerate() {
+                    assert_eq!(nodes(&g, at, to)[..], route[k..], "{from}→{to} seen from {at}");
+                }
+            }
+        }
     }
 }

@@ -84,9 +84,11 @@ pub(crate) fn syn_size(header_size: u32) -> u32 {
     header_size.max(1)
 }
 
-/// Shortest paths with one BFS tree per distinct origin. A host with a single link routes
-/// through its neighbour, so the thousand sources of a dumbbell share the router's tree
-/// (the paths are the ones BFS from the host itself would find).
+/// Shortest paths as ns-2 picks them (see `net::routing`), with one tree per distinct
+/// origin, kept for the flows that follow. A node with a single link can only forward
+/// over it, and from there on the path is the neighbour's own tree path (ns-2 forwards
+/// hop by hop with each node's table), so the thousand sources of a dumbbell share the
+/// router's tree: a 1000-pair dumbbell builds two trees, one from each router.
 struct Router<'g> {
     graph: &'g Graph,
     trees: HashMap<usize, Vec<Option<(usize, u32)>>>,

@@ -456,9 +456,14 @@ impl TcpSender {
         self.after_sending(0, now);
     }
 
-    /// The application stops: no new data beyond what was already sent.
+    /// The application stops (ns-2 FTP `stop` = `advance 0`, tcp.cc `TcpAgent::command`):
+    /// `curseq ← maxseq`, or 0 if nothing was sent. Every packet below the highest one
+    /// sent can still go out again (fast retransmits and partial-ACK retransmissions are
+    /// not bounded by `curseq`; a go-back-N after a timeout resends up to `maxseq − 1`),
+    /// but `send_much` never resends `maxseq` itself. ns-2 then calls `send_much`; with
+    /// `curseq` lowered it cannot send anything the last call did not, so it is left out.
     pub fn stop(&mut self) {
-        self.state.curseq = self.state.curseq.min(self.state.t_seqno);
+        self.state.curseq = self.state.maxseq.max(0);
     }
 
     /// An ACK arrived: congestion-control per-ACK hooks, loss recovery, round boundary.
