@@ -14,8 +14,10 @@
 //! addressing, and RFC 3168 for the ECN codepoints. See `docs/traces.md`.
 
 pub mod ns2;
+pub mod pcap;
 
 pub use ns2::Ns2TraceWriter;
+pub use pcap::PcapWriter;
 
 use crate::engine::SimTime;
 
