@@ -29,9 +29,9 @@
 //!   - first data packet f = 1 if `opens_with_syn`, else 0; data packet n carries bytes
 //!     `(n - f)·payload + 1 ..= (n - f + 1)·payload`, so its sequence number is
 //!     `(n - f)·payload + 1`. The SYN has sequence number 0 (it occupies byte 0).
-//!   - an ACK of cumulative packet a carries acknowledgement number `(a + 1 - f)·payload
-//!     + 1`: all bytes up to and including packet a, plus the SYN. An ACK of -1 (nothing
-//!     received) acknowledges 1.
+//!   - an ACK of cumulative packet a acknowledges `(a + 1 - f)·payload + 1`: every byte
+//!     up to and including packet a (and the SYN, if any). An ACK of -1 (nothing received)
+//!     acknowledges 1.
 //!   - SACK block (first, last) has left edge = sequence number of `first` and right
 //!     edge = sequence number of `last + 1`.
 //!   - the receiver sends no data: its sequence number is 0 on the SYN-ACK (an ACK with
