@@ -287,7 +287,8 @@ fn assert_no_tshark_complaints(stderr: &[u8]) {
 fn ns2_trace_file_through_the_sink() {
     let path = temp_path("out.tr");
     let only_bottleneck: HashSet<(u32, u32)> = [(2, 3)].into_iter().collect();
-    let mut writer = Ns2TraceWriter::create(&path, Some(only_bottleneck)).unwrap();
+    // Held as the simulator will hold its sinks: a trait object.
+    let mut writer: Box<dyn TraceSink> = Box::new(Ns2TraceWriter::create(&path, Some(only_bottleneck)).unwrap());
     let ce = TracedPacket { ecn: EcnCodepoint::Ce, ..data(113, 807) };
     let events = [
         TraceEvent { op: TraceOp::Enqueue, time: 144_491_000_000, from_node: 0, to_node: 2, packet: data(1, 39) },
