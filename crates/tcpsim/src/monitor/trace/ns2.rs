@@ -1,0 +1,414 @@
+//! ns-2 packet trace lines, as `$ns trace-all` writes them.
+//!
+//! Source: ns-2.35 `trace/trace.cc` (`Trace::format`, the untagged, no-TCP-header branch),
+//! `trace/basetrace.h` (`TIME_FORMAT`, `round`) and `common/flags.h` (`hdr_flags`). The
+//! output was checked byte for byte against the Debian `ns` 2.35 binary running
+//! `validation/ns2/trace_probe.tcl` and `validation/ns2/trace_times.tcl` (see the tests).
+//!
+//! One line per event, twelve space-separated columns:
+//!
+//! ```text
+//! op time from to type size flags fid src.port dst.port seq uid
+//! +  0.1  0    2  tcp  1040 ------N 1 0.0 3.0 5 23
+//! ```
+//!
+//! * `time`: seconds, first rounded half up to a whole microsecond (ns-2 rounds with
+//!   `floor(t·1e6 + 0.5) / 1e6`), then printed like C's `%.15g`: no trailing zeros, no
+//!   decimal point for whole seconds, and exponent form below 1e-4 s (`1.2e-05`).
+//! * `type`: `tcp` for TCP data (the SYN included), `ack` for TCP ACKs, `cbr` for UDP
+//!   (ns-2 names a UDP packet after the application that made it; tcpsim's UDP source is
+//!   CBR).
+//! * `flags`: seven characters, `-` when clear (see [`flags_field`]).
+//! * `seq`: the data packet number, the cumulative ACK number on an ACK (ns-2's sink puts
+//!   it in the TCP header's seqno), the CBR packet count on UDP.
+//!
+//! Deviations: ns-2 rounds its double clock, tcpsim its integer picosecond clock. The
+//! two can print different microseconds only when an event sits within double rounding
+//! error of a half microsecond.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use super::{TraceEvent, TraceKind, TraceSink, TracedPacket};
+use crate::engine::time::PS_PER_US;
+use crate::engine::SimTime;
+
+/// Microseconds in one second: ns-2 prints times rounded to this resolution
+/// (`PRECISION 1.0E+6` in basetrace.h).
+const US_PER_S: u64 = 1_000_000;
+
+/// Writes ns-2 trace lines for the events of the selected link directions.
+///
+/// `links`: the `(from_node, to_node)` link directions to record, like one ns-2
+/// `$ns trace-queue $n1 $n2` per direction; `None` records every link, like
+/// `$ns trace-all`. ns-2 records `+`, `-` and `d` at the link's queue and `r` where the
+/// link delivers, so every op of a selected link is written.
+pub struct Ns2TraceWriter<W: Write> {
+    out: W,
+    links: Option<HashSet<(u32, u32)>>,
+}
+
+impl Ns2TraceWriter<BufWriter<File>> {
+    /// Creates (truncates) the trace file at `path`, buffered.
+    pub fn create(path: &Path, links: Option<HashSet<(u32, u32)>>) -> io::Result<Self> {
+        Ok(Ns2TraceWriter::new(BufWriter::new(File::create(path)?), links))
+    }
+}
+
+impl<W: Write> Ns2TraceWriter<W> {
+    /// A writer over any output; pass a buffered one (each line is several small writes).
+    pub fn new(out: W, links: Option<HashSet<(u32, u32)>>) -> Self {
+        Ns2TraceWriter { out, links }
+    }
+
+    /// Gives back the output (after [`TraceSink::finish`] to have everything flushed).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn wants(&self, ev: &TraceEvent) -> bool {
+        match &self.links {
+            None => true,
+            Some(links) => links.contains(&(ev.from_node, ev.to_node)),
+        }
+    }
+}
+
+impl<W: Write> TraceSink for Ns2TraceWriter<W> {
+    fn record(&mut self, ev: &TraceEvent) -> io::Result<()> {
+        if !self.wants(ev) {
+            return Ok(());
+        }
+        write_line(&mut self.out, ev)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Writes one trace line, newline included, for `ev`.
+pub fn write_line<W: Write>(out: &mut W, ev: &TraceEvent) -> io::Result<()> {
+    let p = &ev.packet;
+    out.write_all(&[ev.op.ns2_letter(), b' '])?;
+    write_time(out, ev.time)?;
+    write!(out, " {} {} {} {} ", ev.from_node, ev.to_node, type_name(p.kind), p.size)?;
+    out.write_all(&flags_field(p))?;
+    writeln!(out, " {} {}.{} {}.{} {} {}", p.flow, p.src_node, p.src_port, p.dst_node, p.dst_port, p.seq, p.uid)
+}
+
+/// The ns-2 packet type name (`packet_info.name`) of a traced packet.
+pub fn type_name(kind: TraceKind) -> &'static str {
+    match kind {
+        TraceKind::TcpData => "tcp",
+        TraceKind::TcpAck => "ack",
+        TraceKind::Udp => "cbr",
+    }
+}
+
+/// The seven-character flags column. Position by position (`Trace::format`, names from
+/// `hdr_flags`):
+///
+/// | pos | letter | ns-2 field | meaning | tcpsim source |
+/// |---|---|---|---|---|
+/// | 0 | `C` | `ecn_` (`ecnecho()`) | TCP ECN-Echo | `ece` |
+/// | 1 | `P` | `pri_` | priority (unused in ns-2) | never set |
+/// | 2 | `-` | — | always `-` | — |
+/// | 3 | `A` | `cong_action_` (`cwr()`) | TCP CWR | `cwr` |
+/// | 4 | `E` | `ecn_to_echo_` (`ce()`) | IP CE mark | `ecn == Ce` |
+/// | 5 | `F` | `fs_` | TCP fast start | never set |
+/// | 6 | `N` | `ecn_capable_` (`ect()`) | IP ECT | `ecn != NotEct` |
+///
+/// ns-2 marks CE by setting `ce()` and leaves `ect()` set, so a marked packet shows
+/// `----E-N`; tcpsim's `Ce` codepoint is ECN-capable too and prints the same.
+pub fn flags_field(p: &TracedPacket) -> [u8; 7] {
+    let letter = |on: bool, c: u8| if on { c } else { b'-' };
+    [
+        letter(p.ece, b'C'),
+        b'-',
+        b'-',
+        letter(p.cwr, b'A'),
+        letter(p.ecn == super::EcnCodepoint::Ce, b'E'),
+        b'-',
+        letter(p.ecn.is_ecn_capable(), b'N'),
+    ]
+}
+
+/// Writes `t` as ns-2 prints its clock: `%.15g` of the time rounded half up to 1 µs.
+///
+/// `%g` with precision 15 uses fixed notation when the decimal exponent X of the value
+/// satisfies -4 <= X < 15 and exponent notation otherwise. A whole number of µs below
+/// 2^64 ps has at most 14 significant digits, so `%.15g` never rounds it and prints
+/// exactly its decimal digits, trailing zeros removed. Only values below 1e-4 s (1..99 µs)
+/// take exponent form, `d[.d]e-0X` with a two-digit exponent.
+pub fn write_time<W: Write>(out: &mut W, t: SimTime) -> io::Result<()> {
+    let us = t / PS_PER_US + u64::from(t % PS_PER_US >= PS_PER_US / 2);
+    if us == 0 {
+        return out.write_all(b"0");
+    }
+    if us < 10 {
+        return write!(out, "{us}e-06");
+    }
+    if us < 100 {
+        let (lead, rest) = (us / 10, us % 10);
+        return if rest == 0 { write!(out, "{lead}e-05") } else { write!(out, "{lead}.{rest}e-05") };
+    }
+    let (secs, mut frac) = (us / US_PER_S, us % US_PER_S);
+    if frac == 0 {
+        return write!(out, "{secs}");
+    }
+    let mut digits = 6;
+    while frac % 10 == 0 {
+        frac /= 10;
+        digits -= 1;
+    }
+    write!(out, "{secs}.{frac:0digits$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::time::{PS_PER_MS, PS_PER_S};
+    use crate::monitor::trace::{EcnCodepoint, TraceOp};
+
+    fn time_str(t: SimTime) -> String {
+        let mut s = Vec::new();
+        write_time(&mut s, t).unwrap();
+        String::from_utf8(s).unwrap()
+    }
+
+    fn line(ev: &TraceEvent) -> String {
+        let mut s = Vec::new();
+        write_line(&mut s, ev).unwrap();
+        String::from_utf8(s).unwrap()
+    }
+
+    /// The TCP flow of trace_probe.tcl: Reno at node 0 port 0 to a TCPSink at node 3
+    /// port 0, fid 1, ECN on, SYN on, 1000-byte payload.
+    fn tcp_data(seq: i64, uid: u64) -> TracedPacket<'static> {
+        TracedPacket {
+            uid,
+            kind: TraceKind::TcpData,
+            size: 1040,
+            header_size: 40,
+            flow: 1,
+            src_node: 0,
+            src_port: 0,
+            dst_node: 3,
+            dst_port: 0,
+            seq,
+            payload: 1000,
+            syn: false,
+            opens_with_syn: true,
+            ecn: EcnCodepoint::Ect0,
+            ece: false,
+            cwr: false,
+            sack: &[],
+        }
+    }
+
+    fn tcp_ack(seq: i64, uid: u64) -> TracedPacket<'static> {
+        TracedPacket {
+            kind: TraceKind::TcpAck,
+            size: 40,
+            src_node: 3,
+            dst_node: 0,
+            ecn: EcnCodepoint::NotEct,
+            ..tcp_data(seq, uid)
+        }
+    }
+
+    /// The CBR of trace_probe.tcl: node 1 port 0 to a Null agent at node 3 port 1, fid 2,
+    /// 500-byte packets.
+    fn cbr(seq: i64, uid: u64) -> TracedPacket<'static> {
+        TracedPacket {
+            uid,
+            kind: TraceKind::Udp,
+            size: 500,
+            header_size: 0,
+            flow: 2,
+            src_node: 1,
+            src_port: 0,
+            dst_node: 3,
+            dst_port: 1,
+            seq,
+            payload: 500,
+            syn: false,
+            opens_with_syn: false,
+            ecn: EcnCodepoint::NotEct,
+            ece: false,
+            cwr: false,
+            sack: &[],
+        }
+    }
+
+    fn ev(op: TraceOp, time: SimTime, from_node: u32, to_node: u32, packet: TracedPacket) -> TraceEvent {
+        TraceEvent { op, time, from_node, to_node, packet }
+    }
+
+    // ---- Lines copied from real ns-2.35 output -------------------------------------
+
+    /// Excerpt of `ns validation/ns2/trace_probe.tcl` (Debian ns2 2.35; out.tr): SYN with
+    /// ECN-Echo (ns-2's ECN-setup SYN), the sink's ACK, data with ECT, a RED drop, a CE
+    /// mark, CWR, an ECN-Echo ACK, a CBR drop and a CBR enqueue at 12.3 µs. Times are
+    /// given in picoseconds off the microsecond grid where ns-2's clock is (0.3149346667 s
+    /// for the 0.314935 line), to exercise the rounding.
+    #[test]
+    fn lines_match_ns2_trace_probe_output() {
+        let mut syn = tcp_data(0, 25);
+        syn.size = 40;
+        syn.syn = true;
+        syn.ece = true;
+        syn.ecn = EcnCodepoint::NotEct;
+        let mut syn_ack = tcp_ack(0, 32);
+        syn_ack.ece = true;
+        syn_ack.syn = true;
+        let ce = TracedPacket { ecn: EcnCodepoint::Ce, ..tcp_data(113, 807) };
+        let cwr = TracedPacket { cwr: true, ..tcp_data(18, 171) };
+        let ece_ack = TracedPacket { ece: true, ..tcp_ack(113, 825) };
+        let cases = [
+            (ev(TraceOp::Enqueue, 100 * PS_PER_MS, 0, 2, syn), "+ 0.1 0 2 tcp 40 C------ 1 0.0 3.0 0 25"),
+            (ev(TraceOp::Receive, 142_458_800_000, 3, 2, syn_ack), "r 0.142459 3 2 ack 40 C------ 1 3.0 0.0 0 32"),
+            (
+                ev(TraceOp::Enqueue, 144_491_000_000, 0, 2, tcp_data(1, 39)),
+                "+ 0.144491 0 2 tcp 1040 ------N 1 0.0 3.0 1 39",
+            ),
+            (
+                ev(TraceOp::Enqueue, 174_626_000_000, 3, 2, tcp_ack(1, 48)),
+                "+ 0.174626 3 2 ack 40 ------- 1 3.0 0.0 1 48",
+            ),
+            (
+                ev(TraceOp::Drop, 314_934_666_667, 2, 3, tcp_data(18, 107)),
+                "d 0.314935 2 3 tcp 1040 ------N 1 0.0 3.0 18 107",
+            ),
+            (ev(TraceOp::Dequeue, 2_240_279_000_000, 2, 3, ce), "- 2.240279 2 3 tcp 1040 ----E-N 1 0.0 3.0 113 807"),
+            (ev(TraceOp::Receive, 2_265_826_000_000, 2, 3, ce), "r 2.265826 2 3 tcp 1040 ----E-N 1 0.0 3.0 113 807"),
+            (ev(TraceOp::Enqueue, 441_831_000_000, 0, 2, cwr), "+ 0.441831 0 2 tcp 1040 ---A--N 1 0.0 3.0 18 171"),
+            (ev(TraceOp::Enqueue, 2_265_826_000_000, 3, 2, ece_ack), "+ 2.265826 3 2 ack 40 C------ 1 3.0 0.0 113 825"),
+            (ev(TraceOp::Drop, 314_412_000_000, 2, 3, cbr(78, 108)), "d 0.314412 2 3 cbr 500 ------- 2 1.0 3.1 78 108"),
+            (ev(TraceOp::Enqueue, 12_300_000, 1, 2, cbr(0, 0)), "+ 1.2e-05 1 2 cbr 500 ------- 2 1.0 3.1 0 0"),
+            (ev(TraceOp::Receive, 2_412_000_000, 1, 2, cbr(0, 0)), "r 0.002412 1 2 cbr 500 ------- 2 1.0 3.1 0 0"),
+        ];
+        for (event, expected) in cases {
+            assert_eq!(line(&event), format!("{expected}\n"));
+        }
+    }
+
+    /// Excerpt of `ns validation/ns2/trace_times.tcl` (Debian ns2 2.35; times.tr): one CBR
+    /// packet started at each of 0.000005, 0.0000999, 0.00012345, 1.0, 12.25 and
+    /// 1234.5678915 s, on a node 0 → node 1 link of 100 Mb/s, 1 ms.
+    #[test]
+    fn lines_match_ns2_trace_times_output() {
+        let probe = |fid: u32, port: u32, uid: u64| TracedPacket {
+            size: 100,
+            flow: fid,
+            src_node: 0,
+            src_port: port,
+            dst_node: 1,
+            dst_port: 0,
+            seq: 0,
+            uid,
+            ..cbr(0, 0)
+        };
+        let cases = [
+            (ev(TraceOp::Enqueue, 5_000_000, 0, 1, probe(10, 0, 0)), "+ 5e-06 0 1 cbr 100 ------- 10 0.0 1.0 0 0"),
+            (ev(TraceOp::Dequeue, 99_900_000, 0, 1, probe(11, 1, 1)), "- 0.0001 0 1 cbr 100 ------- 11 0.1 1.0 0 1"),
+            (ev(TraceOp::Enqueue, 123_450_000, 0, 1, probe(12, 2, 2)), "+ 0.000123 0 1 cbr 100 ------- 12 0.2 1.0 0 2"),
+            (
+                ev(TraceOp::Receive, 1_013_000_000, 0, 1, probe(10, 0, 0)),
+                "r 0.001013 0 1 cbr 100 ------- 10 0.0 1.0 0 0",
+            ),
+            (ev(TraceOp::Enqueue, PS_PER_S, 0, 1, probe(13, 3, 3)), "+ 1 0 1 cbr 100 ------- 13 0.3 1.0 0 3"),
+            (
+                ev(TraceOp::Dequeue, 12_250_000_000_000, 0, 1, probe(14, 4, 4)),
+                "- 12.25 0 1 cbr 100 ------- 14 0.4 1.0 0 4",
+            ),
+            (
+                ev(TraceOp::Enqueue, 1_234_567_891_500_000, 0, 1, probe(15, 5, 5)),
+                "+ 1234.567892 0 1 cbr 100 ------- 15 0.5 1.0 0 5",
+            ),
+            (
+                ev(TraceOp::Receive, 1_234_568_899_500_000, 0, 1, probe(15, 5, 5)),
+                "r 1234.5689 0 1 cbr 100 ------- 15 0.5 1.0 0 5",
+            ),
+        ];
+        for (event, expected) in cases {
+            assert_eq!(line(&event), format!("{expected}\n"));
+        }
+    }
+
+    // ---- Time column --------------------------------------------------------------
+
+    #[test]
+    fn time_rounds_half_microsecond_up() {
+        // basetrace.h round(): floor(x·1e6 + 0.5)/1e6.
+        assert_eq!(time_str(1_499_999), "1e-06");
+        assert_eq!(time_str(1_500_000), "2e-06");
+        assert_eq!(time_str(499_999), "0");
+        assert_eq!(time_str(500_000), "1e-06");
+    }
+
+    #[test]
+    fn time_switches_from_exponent_to_fixed_at_1e_minus_4() {
+        // %g: exponent form when the decimal exponent is below -4.
+        assert_eq!(time_str(0), "0");
+        assert_eq!(time_str(10 * PS_PER_US), "1e-05");
+        assert_eq!(time_str(99 * PS_PER_US), "9.9e-05");
+        assert_eq!(time_str(100 * PS_PER_US), "0.0001");
+        assert_eq!(time_str(101 * PS_PER_US), "0.000101");
+    }
+
+    #[test]
+    fn time_keeps_all_digits_of_long_runs() {
+        // 86400.000001 s has 11 significant digits: within %.15g.
+        assert_eq!(time_str(86_400 * PS_PER_S + PS_PER_US), "86400.000001");
+        assert_eq!(time_str(100_000 * PS_PER_S), "100000");
+    }
+
+    // ---- Selection and the sink -----------------------------------------------------
+
+    #[test]
+    fn link_selection_keeps_only_the_listed_directions() {
+        let links: HashSet<(u32, u32)> = [(2, 3)].into_iter().collect();
+        let mut w = Ns2TraceWriter::new(Vec::new(), Some(links));
+        w.record(&ev(TraceOp::Enqueue, PS_PER_S, 0, 2, tcp_data(1, 1))).unwrap();
+        w.record(&ev(TraceOp::Enqueue, PS_PER_S, 2, 3, tcp_data(1, 1))).unwrap();
+        w.record(&ev(TraceOp::Receive, PS_PER_S, 3, 2, tcp_ack(1, 2))).unwrap();
+        w.record(&ev(TraceOp::Drop, 2 * PS_PER_S, 2, 3, tcp_data(2, 3))).unwrap();
+        w.finish().unwrap();
+        let text = String::from_utf8(w.into_inner()).unwrap();
+        assert_eq!(
+            text,
+            "+ 1 2 3 tcp 1040 ------N 1 0.0 3.0 1 1\n\
+             d 2 2 3 tcp 1040 ------N 1 0.0 3.0 2 3\n"
+        );
+    }
+
+    #[test]
+    fn no_selection_records_every_link() {
+        let mut w = Ns2TraceWriter::new(Vec::new(), None);
+        w.record(&ev(TraceOp::Enqueue, PS_PER_S, 0, 2, tcp_data(1, 1))).unwrap();
+        w.record(&ev(TraceOp::Receive, PS_PER_S, 3, 2, tcp_ack(1, 2))).unwrap();
+        w.finish().unwrap();
+        assert_eq!(String::from_utf8(w.into_inner()).unwrap().lines().count(), 2);
+    }
+
+    #[test]
+    fn flags_of_every_ecn_state() {
+        let data = tcp_data(5, 9);
+        let f = |p: TracedPacket| String::from_utf8(flags_field(&p).to_vec()).unwrap();
+        assert_eq!(f(TracedPacket { ecn: EcnCodepoint::NotEct, ..data }), "-------");
+        assert_eq!(f(TracedPacket { ecn: EcnCodepoint::Ect1, ..data }), "------N");
+        assert_eq!(f(TracedPacket { ecn: EcnCodepoint::Ce, cwr: true, ..data }), "---AE-N");
+        assert_eq!(f(TracedPacket { ecn: EcnCodepoint::NotEct, ece: true, cwr: true, ..data }), "C--A---");
+    }
+
+    #[test]
+    fn ack_before_any_data_prints_minus_one() {
+        // A sink that has seen nothing acknowledges -1 (flows without a SYN).
+        let e = ev(TraceOp::Dequeue, PS_PER_S, 3, 2, tcp_ack(-1, 4));
+        assert_eq!(line(&e), "- 1 3 2 ack 40 ------- 1 3.0 0.0 -1 4\n");
+    }
+}
