@@ -53,7 +53,8 @@ def run(
 
     Args:
         scenario: path of a ``.toml`` scenario file, or the TOML text itself.
-        out: if given, the results are also saved there (see `Results.save`).
+        out: if given, the results are also saved there (see `Results.save`), and trace
+            files the scenario asks for (``[trace]``) are written under it.
         progress: ``True`` shows a progress bar (tqdm) on standard error; a callable is
             called with the fraction of simulated time done (0..1) about a hundred times.
         csv: with `out`, also write each table as CSV.
@@ -69,11 +70,11 @@ def run(
     if progress is True:
         label = Path(name).stem if name != "<string>" else "tcpsim"
         with ProgressBar(label) as bar:
-            raw = _core.run_toml(text, name, bar.update)
+            raw = _core.run_toml(text, name, bar.update, output_dir=out)
     elif callable(progress):
-        raw = _core.run_toml(text, name, progress)
+        raw = _core.run_toml(text, name, progress, output_dir=out)
     else:
-        raw = _core.run_toml(text, name, None)
+        raw = _core.run_toml(text, name, None, output_dir=out)
     results = Results.from_core(raw, scenario_text=text)
     if out is not None:
         results.save(out, csv=csv)

@@ -164,7 +164,7 @@ def _cmd_run(args) -> int:
     show_bar = not args.quiet and sys.stderr.isatty()
     try:
         with ProgressBar(Path(args.scenario).stem, delay=1.0, disable=not show_bar) as bar:
-            raw = _core.run_toml(text, name, bar.update if show_bar else None)
+            raw = _core.run_toml(text, name, bar.update if show_bar else None, output_dir=out)
     except ScenarioError as e:
         return _fail(str(e))
     results = Results.from_core(raw, scenario_text=text)

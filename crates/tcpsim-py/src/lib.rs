@@ -103,14 +103,16 @@ fn validate_toml(text: &str, file_name: &str) -> PyResult<()> {
 ///
 /// Returns `{"flows": {col: list}, "queues": ..., "links": ..., "timeseries": ...,
 /// "summary": json_text}`. `progress`, if given, is called with the fraction of simulated
-/// time done (0..1) about a hundred times.
+/// time done (0..1) about a hundred times. Trace files (`[trace]`) go under
+/// `output_dir` (the working directory when `None`).
 #[pyfunction]
-#[pyo3(signature = (text, file_name = "<string>", progress = None))]
+#[pyo3(signature = (text, file_name = "<string>", progress = None, output_dir = None))]
 fn run_toml<'py>(
     py: Python<'py>,
     text: &str,
     file_name: &str,
     progress: Option<Py<PyAny>>,
+    output_dir: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let scenario = load(text, file_name)?;
 
@@ -133,7 +135,7 @@ fn run_toml<'py>(
                     panic::resume_unwind(Box::new(CallbackRaised));
                 }
             };
-            tcpsim::run_with_progress(&scenario, &mut on_progress)
+            tcpsim::run_in(&scenario, output_dir.as_deref(), &mut on_progress)
         }));
         (outcome, raised)
     });

@@ -46,6 +46,12 @@ pub fn run(scenario: &Scenario) -> Result<RunResults, ScenarioError> {
 /// about a hundred times during the run. Fails only on problems found while building
 /// (for example a destination without a route).
 pub fn run_with_progress(scenario: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<RunResults, ScenarioError> {
-    let sim = sim::Simulation::new(scenario)?;
-    Ok(sim.run(progress))
+    run_in(scenario, None, progress)
+}
+
+/// Runs a scenario whose trace files (`[trace]`) go under `output_dir` (the working
+/// directory when `None`); fails on problems found while building or writing traces.
+pub fn run_in(scenario: &Scenario, output_dir: Option<&std::path::Path>, progress: &mut dyn FnMut(f64)) -> Result<RunResults, ScenarioError> {
+    let sim = sim::Simulation::new_in(scenario, output_dir)?;
+    sim.run(progress)
 }

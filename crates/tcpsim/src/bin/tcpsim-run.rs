@@ -3,7 +3,8 @@
 //! Runs one scenario file and prints a per-flow table. With `--out DIR` it writes
 //! `summary.json` and, with `--csv`, `flows.csv`, `queues.csv`, `links.csv` and
 //! `timeseries.csv` (each written to a temporary file, then renamed). Parquet output and
-//! plots are in the Python front end (`tcpsim run`).
+//! plots are in the Python front end (`tcpsim run`). Trace files the scenario asks for
+//! (`[trace]`) go under DIR (the working directory without `--out`).
 //!
 //! Exit status: 0 on success; 2 on bad usage or a scenario error, including a scenario
 //! file that cannot be read (the message names file, line and key); 1 when the results
@@ -93,7 +94,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let results = match tcpsim::run(&scenario) {
+    let results = match tcpsim::run_in(&scenario, options.out.as_deref(), &mut |_| {}) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

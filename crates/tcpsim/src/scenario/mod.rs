@@ -109,6 +109,38 @@ pub struct MonitorSpec {
     pub queues: Selection,
 }
 
+/// Which packet traces a run writes (`[trace]`); all off by default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceSpec {
+    /// Directory for the trace files, relative to the run's output directory (or the
+    /// working directory); default "traces".
+    pub dir: String,
+    /// ns-2 trace lines (`trace.tr`) for these link directions.
+    pub ns2_links: Selection,
+    /// One pcap file per selected link direction (`FROM-TO.pcap`, packets as they start
+    /// transmission).
+    pub pcap_links: Selection,
+    /// One pcap file per selected node (`node-NAME.pcap`, packets the node receives).
+    pub pcap_nodes: Selection,
+}
+
+impl TraceSpec {
+    pub fn none() -> Self {
+        TraceSpec {
+            dir: "traces".into(),
+            ns2_links: Selection::Named(Vec::new()),
+            pcap_links: Selection::Named(Vec::new()),
+            pcap_nodes: Selection::Named(Vec::new()),
+        }
+    }
+
+    /// Whether any trace is written.
+    pub fn any(&self) -> bool {
+        let empty = |s: &Selection| matches!(s, Selection::Named(n) if n.is_empty());
+        !(empty(&self.ns2_links) && empty(&self.pcap_links) && empty(&self.pcap_nodes))
+    }
+}
+
 /// A validated scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
@@ -119,6 +151,7 @@ pub struct Scenario {
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,
     pub monitor: MonitorSpec,
+    pub trace: TraceSpec,
 }
 
 impl Scenario {

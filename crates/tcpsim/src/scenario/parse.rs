@@ -3,7 +3,7 @@
 use super::model_reader::{self, At};
 use super::reader::{quote, Section, Source};
 use super::units::{self, parse_rate, parse_time};
-use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection};
+use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
 use crate::app::CbrParams;
 use crate::registry::{self, Family, ModelConfig};
 use crate::tcp::agent::{DEFAULT_CC, DEFAULT_RECEIVER, DEFAULT_RECOVERY};
@@ -16,7 +16,8 @@ const MAX_GENERATED: i64 = 100_000;
 /// Largest number of time-series samples per entity (duration / interval).
 const MAX_SAMPLES: u64 = 10_000_000;
 
-const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor"];
+const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace"];
+const TRACE_KEYS: &[&str] = &["dir", "ns2", "pcap_links", "pcap_nodes"];
 const SIMULATION_KEYS: &[&str] = &["duration", "seed"];
 const NETWORK_KEYS: &[&str] = &["nodes"];
 const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
@@ -82,6 +83,10 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         Some(m) => b.monitor(&m)?,
         None => MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All },
     };
+    b.scenario.trace = match root.table("trace")? {
+        Some(t) => b.trace(&t)?,
+        None => TraceSpec::none(),
+    };
     root.finish()?;
     Ok(b.scenario)
 }
@@ -95,6 +100,7 @@ fn empty(file: &str) -> Scenario {
         links: Vec::new(),
         flows: Vec::new(),
         monitor: MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All },
+        trace: TraceSpec::none(),
     }
 }
 
@@ -321,6 +327,49 @@ impl Builder {
         Ok(())
     }
 
+    /// `[trace]`: which ns-2 trace lines and pcap files to write.
+    fn trace(&self, s: &Section) -> Result<TraceSpec, ScenarioError> {
+        s.allow(TRACE_KEYS)?;
+        let none = || Selection::Named(Vec::new());
+        let dir = s.string("dir")?.map_or("traces".to_string(), |d| d.value);
+        if dir.is_empty() || dir.contains(|c: char| c.is_control()) {
+            return Err(s.error("dir", "expected a directory path"));
+        }
+        let ns2_links = if s.present("ns2") { selection(s, "ns2")? } else { none() };
+        let pcap_links = if s.present("pcap_links") { selection(s, "pcap_links")? } else { none() };
+        let pcap_nodes = if s.present("pcap_nodes") { selection(s, "pcap_nodes")? } else { none() };
+        for key in ["ns2", "pcap_links"] {
+            let names = if key == "ns2" { &ns2_links } else { &pcap_links };
+            if let Selection::Named(names) = names {
+                for n in names {
+                    if !self.is_link_direction(n) {
+                        return Err(s.error(key, format!("unknown link {}; links are named \"from->to\" after a link direction", quote(n))));
+                    }
+                }
+            }
+        }
+        if let Selection::Named(names) = &pcap_nodes {
+            for n in names {
+                if !self.node_ids.contains_key(n) {
+                    return Err(s.error("pcap_nodes", format!("unknown node {}", quote(n))));
+                }
+            }
+        }
+        s.has("ns2");
+        s.has("pcap_links");
+        s.has("pcap_nodes");
+        s.finish()?;
+        Ok(TraceSpec { dir, ns2_links, pcap_links, pcap_nodes })
+    }
+
+    /// Whether `name` ("a->b") names a direction of a declared link.
+    fn is_link_direction(&self, name: &str) -> bool {
+        name.split_once("->").is_some_and(|(a, b)| match (self.node_ids.get(a), self.node_ids.get(b)) {
+            (Some(&a), Some(&b)) => self.link_pairs.contains(&(a.min(b), a.max(b))),
+            _ => false,
+        })
+    }
+
     fn monitor(&self, s: &Section) -> Result<MonitorSpec, ScenarioError> {
         s.allow(MONITOR_KEYS)?;
         let interval = s.quantity("interval", parse_time, units::TIME_EXPECTED)?;
@@ -347,11 +396,7 @@ impl Builder {
         let queues = selection(s, "queues")?;
         if let Selection::Named(names) = &queues {
             for n in names {
-                let known = n.split_once("->").is_some_and(|(a, b)| match (self.node_ids.get(a), self.node_ids.get(b)) {
-                    (Some(&a), Some(&b)) => self.link_pairs.contains(&(a.min(b), a.max(b))),
-                    _ => false,
-                });
-                if !known {
+                if !self.is_link_direction(n) {
                     return Err(s.error("queues", format!("unknown queue {}; queues are named \"from->to\" after a link direction", quote(n))));
                 }
             }

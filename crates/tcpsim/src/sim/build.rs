@@ -113,7 +113,7 @@ impl Router<'_> {
     }
 }
 
-pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError> {
+pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::Path>) -> Result<Simulation<'s>, ScenarioError> {
     let plan = plan(scenario)?;
     let mut links = Vec::with_capacity(scenario.links.len() * 2);
     for l in &scenario.links {
@@ -131,7 +131,7 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
             links.push(link);
         }
     }
-    let flows = scenario
+    let flows: Vec<Flow> = scenario
         .flows
         .iter()
         .zip(&plan.flow_routes)
@@ -157,6 +157,7 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
         s
     });
 
+    let tracer = super::trace::Tracer::open(scenario, &links, &flows, output_dir)?.map(Box::new);
     Ok(Simulation {
         scenario,
         sched: Scheduler::default(),
@@ -166,6 +167,7 @@ pub(super) fn build(scenario: &Scenario) -> Result<Simulation<'_>, ScenarioError
         flows,
         series,
         queue_actions: Vec::new(),
+        tracer,
     })
 }
 

@@ -5,6 +5,7 @@
 
 mod build;
 mod report;
+mod trace;
 
 /// Checks everything about a scenario that needs the assembled network (routes, queue
 /// limits, serialization times) without building the simulation.
@@ -16,6 +17,7 @@ use crate::app::CbrSource;
 use crate::engine::packet::{TCP_CWR};
 use crate::engine::time::{self, SimTime};
 use crate::engine::{Ecn, EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
+use crate::monitor::trace::TraceOp;
 use crate::monitor::TimeSeries;
 use crate::net::error::Transmission;
 use crate::net::LinkDirection;
@@ -77,16 +79,25 @@ pub struct Simulation<'s> {
     series: Option<TimeSeries>,
     /// Reused buffer for what queue disciplines ask for.
     queue_actions: Vec<QueueAction>,
+    /// Packet traces, when the scenario asks for any.
+    tracer: Option<Box<trace::Tracer>>,
 }
 
 impl<'s> Simulation<'s> {
     /// Builds every component of the scenario; fails if a destination is unreachable.
     pub fn new(scenario: &'s Scenario) -> Result<Self, ScenarioError> {
-        build::build(scenario)
+        build::build(scenario, None)
     }
 
-    /// Runs to the scenario's duration and reports.
-    pub fn run(mut self, progress: &mut dyn FnMut(f64)) -> RunResults {
+    /// Builds the simulation; trace files go under `output_dir` (else the working
+    /// directory).
+    pub fn new_in(scenario: &'s Scenario, output_dir: Option<&std::path::Path>) -> Result<Self, ScenarioError> {
+        build::build(scenario, output_dir)
+    }
+
+    /// Runs to the scenario's duration and reports; fails only if a trace file cannot be
+    /// written.
+    pub fn run(mut self, progress: &mut dyn FnMut(f64)) -> Result<RunResults, ScenarioError> {
         let wall = std::time::Instant::now();
         let end = self.scenario.duration;
         for (i, f) in self.scenario.flows.iter().enumerate() {
@@ -129,8 +140,25 @@ impl<'s> Simulation<'s> {
             l.account_length(end);
         }
         progress(1.0);
+        let trace_files = match self.tracer.as_mut().map(|t| t.finish()).transpose() {
+            Ok(files) => files.unwrap_or_default(),
+            Err(message) => {
+                return Err(ScenarioError { file: self.scenario.file.clone(), line: None, key: "trace".into(), message });
+            }
+        };
         let wall_seconds = wall.elapsed().as_secs_f64();
-        report::report(&self, wall_seconds)
+        let mut results = report::report(&self, wall_seconds);
+        results.summary["trace_files"] = trace_files.iter().map(|p| p.display().to_string()).collect();
+        Ok(results)
+    }
+
+    /// Records a trace event of packet `id` on link direction `link`, if tracing.
+    #[inline]
+    fn trace(&mut self, op: TraceOp, link: u32, id: PacketId) {
+        if let Some(t) = &mut self.tracer {
+            let now = self.sched.now();
+            t.record(op, now, link as usize, &self.links[link as usize], self.packets.get(id));
+        }
     }
 
     fn now(&self) -> SimTime {
@@ -156,7 +184,18 @@ impl<'s> Simulation<'s> {
         }
         l.account_length(now);
         l.stats.arrivals += 1;
-        match l.queue.enqueue(&mut QueueCtx::new(now, &mut actions), arrival) {
+        let verdict = l.queue.enqueue(&mut QueueCtx::new(now, &mut actions), arrival);
+        if self.tracer.is_some() {
+            if verdict == Verdict::Marked {
+                self.packets.get_mut(id).ecn = Ecn::Ce;
+            }
+            self.trace(TraceOp::Enqueue, link, id);
+            if matches!(verdict, Verdict::Dropped(_)) {
+                self.trace(TraceOp::Drop, link, id);
+            }
+        }
+        let l = &mut self.links[link as usize];
+        match verdict {
             Verdict::Queued => {}
             Verdict::Marked => {
                 l.stats.marks += 1;
@@ -202,6 +241,7 @@ impl<'s> Simulation<'s> {
                     }
                 }
                 QueueAction::Drop(id, reason) => {
+                    self.trace(TraceOp::Drop, link, id);
                     let l = &mut self.links[link as usize];
                     match reason {
                         DropReason::Early => l.stats.early_drops += 1,
@@ -281,7 +321,15 @@ impl<'s> Simulation<'s> {
             None => false,
         };
         l.in_flight.push_back((arrival, arrival_seq, id, lost));
-        if l.in_flight.len() == 1 {
+        let first_in_flight = l.in_flight.len() == 1;
+        if self.tracer.is_some() {
+            self.trace(TraceOp::Dequeue, link, id);
+            if lost {
+                self.trace(TraceOp::Drop, link, id);
+            }
+        }
+        let l = &mut self.links[link as usize];
+        if first_in_flight {
             self.sched.schedule_reserved(arrival, arrival_seq, EventKind::Arrive { link });
         }
         if l.queue.len_packets() > 0 {
@@ -312,6 +360,7 @@ impl<'s> Simulation<'s> {
             self.packets.free(id);
             return;
         }
+        self.trace(TraceOp::Receive, link, id);
         self.forward(id);
     }
 

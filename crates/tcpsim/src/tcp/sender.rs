@@ -102,7 +102,7 @@ pub struct TcpState {
     pub rtt_range: (f64, f64),
     /// Send times of outstanding packets, kept when the congestion control asks.
     pub send_times: Option<SendTimes>,
-    /// ECN: the next new data packet carries CWR (ns-2 `cong_action_`).
+    /// The next packet carries CWR: the window was reduced (ns-2 `cong_action_`).
     pub cwr_pending: bool,
     /// Packets to put on the wire now, in order (drained by the simulation).
     pub outbox: Vec<Outgoing>,
@@ -113,12 +113,12 @@ pub struct TcpState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outgoing {
     pub seq: i64,
-    /// Sent before (not counting the SYN's first transmission).
+    /// Sent before.
     pub retransmission: bool,
-    /// ECN-capable transport: set on new data of an ECN sender (RFC 3168 §6.1.5: never
-    /// on retransmissions).
+    /// ECN-capable transport: every data packet of an ECN sender but the SYN (ns-2
+    /// `output`; RFC 3168 §6.1.5 would leave it off retransmissions).
     pub ect: bool,
-    /// Carries the CWR flag.
+    /// Carries the CWR flag (ns-2 `cong_action`).
     pub cwr: bool,
 }
 
@@ -246,11 +246,12 @@ impl TcpState {
     /// Puts packet `seq` on the wire (ns-2 `output`).
     pub fn output(&mut self, seq: i64, now: SimTime) {
         let retransmission = seq <= self.maxseq;
-        let ect = self.params.ecn && !retransmission;
-        let cwr = self.cwr_pending && !retransmission;
-        if cwr {
-            self.cwr_pending = false;
-        }
+        // ns-2 `output`: ECT on every data packet of an ECN sender but the SYN (which
+        // carries ECE instead); CWR on the first packet after a window reduction,
+        // retransmission or not (`SetCWRonRetransmit_` true).
+        let syn = seq == 0 && self.params.syn;
+        let ect = self.params.ecn && !syn;
+        let cwr = std::mem::take(&mut self.cwr_pending);
         self.outbox.push(Outgoing { seq, retransmission, ect, cwr });
         if let Some(times) = &mut self.send_times {
             times.record(seq, now);
@@ -363,6 +364,8 @@ impl TcpState {
     pub fn slowdown(&mut self, cc: &mut dyn CongestionControl, cut: CwndCut, now: SimTime) {
         let flight = self.flight_window_real();
         let reduced = cc.reduced_window(&CcView::new(self, now), flight);
+        // ns-2 `slowdown` with CLOSE_CWND_HALF or CLOSE_CWND_ONE sets `cong_action_`.
+        self.cwr_pending = true;
         self.window.ssthresh = reduced.floor().max(2.0);
         self.window.cwnd = match cut {
             CwndCut::ToReduced => reduced,
@@ -381,6 +384,7 @@ impl TcpState {
         if nothing_outstanding {
             // ns-2 restart_bugfix_: restart from one packet but keep ssthresh.
             self.window.cwnd = 1.0;
+            self.cwr_pending = true;
         } else {
             if self.last_ack == -1 && self.wnd_init > 1.0 {
                 // The very first packet was lost: restart with a window of one (ns-2 bugfix_ss_).
