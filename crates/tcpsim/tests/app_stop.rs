@@ -5,12 +5,32 @@
 //!
 //! Script: no SYN, initial window 4, advertised window 100; packets 0..3 leave at t = 0.
 
-use tcpsim::tcp::{RecoveryKind, TcpParams, TcpSender};
+use tcpsim::registry::{self, Family};
+use tcpsim::tcp::{AckInfo, TcpParams, TcpSender};
+
+/// Loss-recovery variants by registry name.
+#[derive(Debug, Clone, Copy)]
+enum RecoveryKind {
+    Tahoe,
+    Reno,
+    NewReno,
+}
+
+impl RecoveryKind {
+    fn config(self) -> registry::ModelConfig {
+        let name = match self {
+            RecoveryKind::Tahoe => "tahoe",
+            RecoveryKind::Reno => "reno",
+            RecoveryKind::NewReno => "newreno",
+        };
+        registry::find(Family::Recovery, name).expect("registered").defaults()
+    }
+}
 
 const MS: u64 = 1_000_000_000;
 
 fn sender(recovery: RecoveryKind) -> TcpSender {
-    let params = TcpParams { recovery, syn: false, initial_window: 4.0, max_window: 100, ..TcpParams::default() };
+    let params = TcpParams { recovery: recovery.config(), syn: false, initial_window: 4.0, max_window: 100, ..TcpParams::default() };
     let mut s = TcpSender::new(params, 0.0);
     s.start(0);
     assert_eq!(sent(&mut s), vec![0, 1, 2, 3]);
@@ -18,12 +38,12 @@ fn sender(recovery: RecoveryKind) -> TcpSender {
 }
 
 fn sent(s: &mut TcpSender) -> Vec<i64> {
-    std::mem::take(&mut s.state.outbox)
+    std::mem::take(&mut s.state.outbox).into_iter().map(|p| p.seq).collect()
 }
 
 #[track_caller]
 fn ack(s: &mut TcpSender, at_ms: u64, ack: i64, expect: &[i64]) {
-    s.on_ack(ack, at_ms * MS);
+    s.on_ack(&AckInfo::cumulative(ack), at_ms * MS);
     assert_eq!(sent(s), expect, "packets sent after ACK {ack}");
 }
 

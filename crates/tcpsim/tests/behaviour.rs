@@ -313,11 +313,11 @@ fn a_one_second_blackout_loses_every_packet_in_it_and_the_flows_recover() {
     let base = run(&BLACKOUT.replace("ERROR", ""));
     let link = str_col(&r.links, "link").iter().position(|l| l == "r1->r2").unwrap();
     let reverse = str_col(&r.links, "link").iter().position(|l| l == "r2->r1").unwrap();
-    // TCP is ACK-clocked: the senders lose what is in flight when the outage starts
-    // (about a window each, the window being near BDP + buffer share) and then only the
-    // retransmissions their timers send into it.
+    // TCP is ACK-clocked: the senders lose what reaches the link in the first RTT of the
+    // outage (what is already queued gets through) and then only the retransmissions
+    // their timers send into it.
     let lost = i64_col(&r.links, "error_drops")[link];
-    assert!((40..=400).contains(&lost), "data packets lost in the outage: {lost}");
+    assert!((10..=400).contains(&lost), "data packets lost in the outage: {lost}");
     assert!(i64_col(&r.links, "error_drops")[reverse] > 0, "ACKs are lost too");
     assert_eq!(i64_col(&base.links, "error_drops")[link], 0);
     // Nothing is delivered during the outage (plus one RTT for packets already on the

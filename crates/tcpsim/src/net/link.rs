@@ -59,9 +59,8 @@ pub struct LinkDirection {
     /// not yet been asked for a packet at that time.
     pub owes_empty_dequeue: bool,
     /// Packets propagating: arrival time (non-decreasing), the tie-order place taken
-    /// when the transmission started (ns-2 schedules the arrival then), packet, and
-    /// whether the error model lost it (it is dropped where it would have arrived).
-    pub in_flight: VecDeque<(SimTime, u64, PacketId, bool)>,
+    /// when the transmission started (ns-2 schedules the arrival then), packet.
+    pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
     /// Error model, if the link has one.
     pub errors: Option<LinkErrors>,
     /// Tie-order place of the end of the current transmission, taken when it started.

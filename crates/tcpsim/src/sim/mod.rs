@@ -167,9 +167,16 @@ impl<'s> Simulation<'s> {
 
     // ---- links ----
 
-    /// Offers packet `id` to link direction `link`'s queue.
+    /// Offers packet `id` to link direction `link`: its error model, then its queue.
     fn send_on_link(&mut self, link: u32, id: PacketId) {
         let now = self.now();
+        if let Some(e) = &mut self.links[link as usize].errors {
+            let p = self.packets.get(id);
+            if e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
+                self.lose_on_link(link, id);
+                return;
+            }
+        }
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
         let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow: p.flow, rtt_hint: p.rtt_hint };
@@ -226,6 +233,19 @@ impl<'s> Simulation<'s> {
             l.done_event_pending = true;
             self.sched.schedule_reserved(l.busy_until, l.done_seq, EventKind::TransmitDone { link });
         }
+    }
+
+    /// The link's error model lost packet `id` before it reached the queue (ns-2's
+    /// `lossmodel` sits at the head of the link; its drops are traced as `d`).
+    #[cold]
+    fn lose_on_link(&mut self, link: u32, id: PacketId) {
+        self.trace(TraceOp::Drop, link, id);
+        self.links[link as usize].stats.error_drops += 1;
+        let p = self.packets.get(id);
+        if p.kind != PacketKind::Ack {
+            self.flows[p.flow as usize].drops += 1;
+        }
+        self.packets.free(id);
     }
 
     /// Carries out what a queue discipline asked for: marks and drops of packets it held,
@@ -316,17 +336,10 @@ impl<'s> Simulation<'s> {
         let arrival = done.saturating_add(l.delay);
         let arrival_seq = self.sched.reserve();
         l.done_seq = self.sched.reserve();
-        let lost = match &mut l.errors {
-            Some(e) => e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random),
-            None => false,
-        };
-        l.in_flight.push_back((arrival, arrival_seq, id, lost));
+        l.in_flight.push_back((arrival, arrival_seq, id));
         let first_in_flight = l.in_flight.len() == 1;
         if self.tracer.is_some() {
             self.trace(TraceOp::Dequeue, link, id);
-            if lost {
-                self.trace(TraceOp::Drop, link, id);
-            }
         }
         let l = &mut self.links[link as usize];
         if first_in_flight {
@@ -347,18 +360,9 @@ impl<'s> Simulation<'s> {
 
     fn arrive(&mut self, link: u32) {
         let l = &mut self.links[link as usize];
-        let (_, _, id, lost) = l.in_flight.pop_front().expect("an arrival was pending");
-        if let Some(&(next, seq, _, _)) = l.in_flight.front() {
+        let (_, _, id) = l.in_flight.pop_front().expect("an arrival was pending");
+        if let Some(&(next, seq, _)) = l.in_flight.front() {
             self.sched.schedule_reserved(next, seq, EventKind::Arrive { link });
-        }
-        if lost {
-            l.stats.error_drops += 1;
-            let p = self.packets.get(id);
-            if p.kind != PacketKind::Ack {
-                self.flows[p.flow as usize].drops += 1;
-            }
-            self.packets.free(id);
-            return;
         }
         self.trace(TraceOp::Receive, link, id);
         self.forward(id);

@@ -3,12 +3,13 @@
 //! wireless scenario: "the link is down for 1 s during a handoff").
 //!
 //! Parameters:
-//! - `windows`: list of [start, end] times; a packet whose transmission starts at t with
+//! - `windows`: list of [start, end] times; a packet that arrives at the link at t with
 //!   start ≤ t < end is exposed. Required.
 //! - `fraction`: probability that an exposed packet is lost; default 1 (all of them).
 //!
-//! Choice: the window is judged at the start of the transmission, where ns-2's error
-//! module sits (after the queue). Packets already propagating when a window opens arrive.
+//! Choice: the window is judged when a packet arrives at the link, where ns-2's
+//! `lossmodel` sits (the head of the link, before the queue). Packets already queued or
+//! propagating when a window opens get through.
 
 use super::{ErrorModel, Transmission};
 use crate::engine::{Dur, RandomStream};
@@ -20,7 +21,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     summary: "lose every packet (or a fraction) transmitted during given time windows, e.g. a 1 s handoff",
     source: "reference document 003 (handoff outage); ns-2.35 ErrorModel placement (errmodel.cc)",
     params: &[
-        Param::new("windows", T::TimeWindows, "s", V::Unset, "required: outage windows [[start, end], ...]; packets whose transmission starts inside are exposed", "reference document 003"),
+        Param::new("windows", T::TimeWindows, "s", V::Unset, "required: outage windows [[start, end], ...]; packets arriving at the link inside one are exposed", "reference document 003"),
         Param::new("fraction", T::Number, "", V::Number(1.0), "probability that an exposed packet is lost", "our option (1 = total outage)").range(0.0, 1.0),
     ],
     check,

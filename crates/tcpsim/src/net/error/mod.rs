@@ -1,13 +1,11 @@
 //! Link error models: packets lost on a link, for example during a wireless handoff.
 //!
-//! ns-2 attaches an `ErrorModel` to a link after its queue (`$ns lossmodel $em $a $b`):
-//! the model sees each packet as it leaves the queue for the transmitter, and a packet it
-//! corrupts still occupies the transmitter for its serialization time but never reaches
-//! the far end (ns-2 schedules the queue's resume after the packet's transmission time
-//! whether or not the packet was dropped). tcpsim does the same: the model decides when
-//! the transmission starts, and the packet is dropped where it would have arrived.
-//! Losses are counted per link direction (`error_drops` in the links table) and in the
-//! flow's `drops`.
+//! ns-2's `$ns lossmodel $em $a $b` puts the `ErrorModel` at the head of the link,
+//! before its queue (ns-lib.tcl `lossmodel` → ns-link.tcl `SimpleLink errormodule` →
+//! `add-to-head`, drop target the link's drop head): the model sees each packet as it
+//! arrives at the link, and a packet it loses never enters the queue. tcpsim does the
+//! same. Losses are counted per link direction (`error_drops` in the links table), in the
+//! flow's `drops`, and traced as `d` (with no `+`, as in ns-2).
 //!
 //! Each model lives in its own file with a `SPEC` in the registry; each link direction
 //! draws from its own random stream ("error FROM->TO"), so a run is deterministic for a
@@ -18,10 +16,10 @@ pub mod uniform;
 
 use crate::engine::{RandomStream, SimTime};
 
-/// What an error model sees of a packet about to be transmitted.
+/// What an error model sees of a packet arriving at its link.
 #[derive(Debug, Clone, Copy)]
 pub struct Transmission {
-    /// When its transmission starts.
+    /// When it arrives at the link.
     pub at: SimTime,
     /// Size on the wire, bytes.
     pub size: u32,

@@ -1,0 +1,59 @@
+# Differential case J: a 1 s outage of the bottleneck (both directions) from 10 s to 11 s,
+# one NewReno flow. Twin of validation/ns2/case_j.toml (error_model kind = "blackout").
+#
+#   src --10Mb/1ms-- r1 --1.5Mb/40ms-- r2 --10Mb/1ms-- sink
+#
+# Agent/TCP/Newreno -> Agent/TCPSink, FTP, packetSize_ 1000 (1040 B on the wire),
+# window_ 100, ns-2.35 defaults otherwise. The outage is an ErrorModel (unit pkt) on each
+# direction of r1-r2 (`$ns lossmodel`, placed after the queue) whose rate_ is 1 from 10 s
+# to 11 s and 0 otherwise.
+#
+# usage: ns case_c.tcl [SECONDS [SEED [TRACEFILE]]]     (output format: lib.tcl)
+source [file join [file dirname [info script]] lib.tcl]
+parse_args 100.0
+set ns [new Simulator]
+apply_seed_and_trace $ns
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 100
+
+set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
+$ns duplex-link $src $r1 10Mb 1ms DropTail
+$ns duplex-link $r1 $r2 1.5Mb 40ms DropTail
+$ns duplex-link $r2 $dst 10Mb 1ms DropTail
+$ns queue-limit $r1 $r2 20
+$ns queue-limit $r2 $r1 20
+monitor_link $ns $r1 $r2 r1->r2
+monitor_link $ns $r2 $r1 r2->r1
+
+# The outage: one error model per direction of the bottleneck.
+set outage {}
+foreach {a b} [list $r1 $r2 $r2 $r1] {
+    set em [new ErrorModel]
+    $em unit pkt
+    $em set rate_ 0.0
+    $em ranvar [new RandomVariable/Uniform]
+    $em drop-target [new Agent/Null]
+    $ns lossmodel $em $a $b
+    lappend outage $em
+}
+foreach em $outage {
+    $ns at 10.0 "$em set rate_ 1.0"
+    $ns at 11.0 "$em set rate_ 0.0"
+}
+
+set tcp [new Agent/TCP/Newreno]
+set sink [new Agent/TCPSink]
+$ns attach-agent $src $tcp
+$ns attach-agent $dst $sink
+$ns connect $tcp $sink
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+$ns at 0.0 "$ftp start"
+
+proc finish {} {
+    global ns tcp sink
+    report_tcp 0 $tcp $sink
+    finish_run $ns J
+}
+$ns at $T "finish"
+$ns run
