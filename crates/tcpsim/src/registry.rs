@@ -319,6 +319,7 @@ pub static MODELS: &[&ModelSpec] = &[
     &crate::tcp::receiver::delayed::SPEC,
     &crate::queue::droptail::SPEC,
     &crate::queue::red::SPEC,
+    &crate::queue::drr::SPEC,
 ];
 
 /// The model `name` of `family`, if registered.

@@ -6,9 +6,11 @@
 //! a discipline contains only its algorithm.
 
 pub mod droptail;
+pub mod drr;
 pub mod red;
 
 pub use droptail::{DropTail, DropTailParams};
+pub use drr::{Drr, DrrParams};
 pub use red::{Red, RedParams};
 
 use crate::engine::{Dur, PacketId, PacketKind, SimTime};
