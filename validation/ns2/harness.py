@@ -22,6 +22,10 @@ D2  four NewReno flows with RTTs 24-72 ms over DropTail, means over seeds 1-3 on
 E   one Reno flow with a delayed-ACK sink: goodput 2 %, ACKs 2 %.
 F   packet-mode RED, 8 NewReno + 1 CBR; ns-2 once against the mean of tcpsim seeds 1-3:
     TCP goodput 3 %, CBR packets 2 %, early drops 15 %, Jain's index 0.03.
+DRR Queue/DRR (blimit_ 52000, quantum_ 250, buckets_ 10), 4 NewReno flows with RTTs
+    24-72 ms + a 6 Mb/s CBR flow: each TCP flow's goodput 2 %, aggregate 1 %, CBR
+    packets 1 %; drops per flow (flow monitor by fid_) 15 % for TCP, 1 % for CBR;
+    bottleneck drops 2 %; Jain's index 0.01.
 
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
@@ -33,7 +37,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
-    python validation/ns2/harness.py C|D1|D2|E|F [--seconds S]
+    python validation/ns2/harness.py C|D1|D2|E|F|DRR [--seconds S]
 
 Standard library only.
 """
@@ -414,19 +418,21 @@ CASE_D1_TCL, CASE_D1_TOML = HERE / "case_d1.tcl", HERE / "case_d1.toml"
 CASE_D2_TCL, CASE_D2_TOML = HERE / "case_d2.tcl", HERE / "case_d2.toml"
 CASE_E_TCL, CASE_E_TOML = HERE / "case_e.tcl", HERE / "case_e.toml"
 CASE_F_TCL, CASE_F_TOML = HERE / "case_f.tcl", HERE / "case_f.toml"
+CASE_DRR_TCL, CASE_DRR_TOML = HERE / "case_drr.tcl", HERE / "case_drr.toml"
 
 BOTTLENECK = "r1->r2"
 REVERSE = "r2->r1"
 
 
 def parse_lib_output(text: str) -> dict:
-    """The flow / cbr / queue lines printed by lib.tcl, as dicts of floats."""
+    """The flow / cbr / queue / fid lines printed by lib.tcl, as dicts of floats."""
     def kv(line: str) -> dict[str, float]:
         return {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line)}
 
     flows: dict[int, dict[str, float]] = {}
     cbrs: dict[int, dict[str, float]] = {}
     queues: dict[str, dict[str, float]] = {}
+    fids: dict[str, dict[int, dict[str, float]]] = {}
     for line in text.splitlines():
         parts = line.split()
         if len(parts) < 2:
@@ -437,9 +443,11 @@ def parse_lib_output(text: str) -> dict:
             cbrs[int(parts[1])] = kv(line)
         elif parts[0] == "queue":
             queues[parts[1]] = kv(line)
+        elif parts[0] == "fid" and len(parts) > 2:
+            fids.setdefault(parts[2], {})[int(parts[1])] = kv(line)
     parse_kv_line(text)  # the closing "ns2 case=..." line must be there
     return {"flows": [flows[i] for i in sorted(flows)], "cbr": [cbrs[i] for i in sorted(cbrs)],
-            "queues": queues}
+            "queues": queues, "fids": fids}
 
 
 def _common_metrics(per_flow_pkts: list[float], seconds: float) -> dict[str, float]:
@@ -490,11 +498,19 @@ def ns2_case_metrics(script: Path, seconds: float, seed: int = 1,
         m["cbr_rx_pkts"] = sum(c["rx_pkts"] for c in out["cbr"])
     if len(flows) == 1:
         m["final_cwnd"] = flows[0]["cwnd"]
+    # Drops per fid_ at the bottleneck (flow monitor, monitor_link_flows); the scripts
+    # set fid_ to tcpsim's flow index.
+    for fid, f in out["fids"].get(BOTTLENECK, {}).items():
+        m[f"fid{fid}_drops"] = f["drops"]
     return m, wall
 
 
-def tcpsim_case_metrics(run: TcpsimRun, seconds: float) -> dict[str, float]:
-    """The metrics of ns2_case_metrics from tcpsim's flows.csv and queues.csv."""
+def tcpsim_case_metrics(run: TcpsimRun, seconds: float, fid_drops: bool = False) -> dict[str, float]:
+    """The metrics of ns2_case_metrics from tcpsim's flows.csv and queues.csv.
+
+    With ``fid_drops``, ``fid{i}_drops`` is flow i's drops (flows.csv counts them on the
+    whole path) and ``drops_off_bottleneck`` the drops at every other queue, which must be
+    0 for the two to compare with ns-2's flow monitor on the bottleneck."""
     tcp = [f for f in run.flows if f.get("type", "tcp") == "tcp"]
     cbr = [f for f in run.flows if f.get("type") == "cbr"]
     m = _common_metrics([_num(f, "unique_packets") for f in tcp], seconds)
@@ -512,6 +528,11 @@ def tcpsim_case_metrics(run: TcpsimRun, seconds: float) -> dict[str, float]:
         m["cbr_rx_pkts"] = sum(_num(f, "unique_packets") for f in cbr)
     if len(tcp) == 1:
         m["final_cwnd"] = _num(tcp[0], "final_cwnd")
+    if fid_drops:
+        for i, f in enumerate(run.flows):
+            m[f"fid{i}_drops"] = _num(f, "drops")
+        m["drops_off_bottleneck"] = sum(_num(q, "early_drops") + _num(q, "overflow_drops")
+                                        for q in run.queues if q.get("queue") != BOTTLENECK)
     return m
 
 
@@ -539,7 +560,8 @@ def mean_of(runs: list[dict[str, float]]) -> dict[str, float]:
 
 
 def run_case(name: str, tcl: Path, toml: Path, seconds: float, default_seconds: float,
-             ns_seeds: tuple[int, ...] = (1,), tcpsim_seeds: tuple[int, ...] = (1,)
+             ns_seeds: tuple[int, ...] = (1,), tcpsim_seeds: tuple[int, ...] = (1,),
+             fid_drops: bool = False
              ) -> tuple[dict[str, float], dict[str, float], float, float, list[str]]:
     """Run ns-2 once per ns seed and tcpsim once per tcpsim seed; return the means.
 
@@ -557,7 +579,7 @@ def run_case(name: str, tcl: Path, toml: Path, seconds: float, default_seconds: 
     for s in tcpsim_seeds:
         sc = scenario_variant(toml, work, None if seconds == default_seconds else seconds, s)
         run = run_tcpsim(sc, work / f"out_seed{s}")
-        ts_runs.append(tcpsim_case_metrics(run, seconds))
+        ts_runs.append(tcpsim_case_metrics(run, seconds, fid_drops))
         ts_wall += run.wall_s
 
     def brief(m: dict[str, float]) -> str:
@@ -656,8 +678,31 @@ def case_f(seconds: float = 60.0, tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> 
     return CaseResult(_label("F", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+def case_drr(seconds: float = 60.0) -> CaseResult:
+    """Case DRR, Queue/DRR with four NewReno flows of RTTs 24-72 ms and a 6 Mb/s CBR flow.
+    Both sides are deterministic here (the runs are the same for every seed), so one run
+    each: each TCP flow's goodput 2 %, aggregate TCP goodput 1 %, CBR packets delivered
+    1 %, drops per flow 15 % (TCP, about 100 each) and 1 % (CBR), bottleneck drops 2 %,
+    Jain's index over the TCP flows 0.01 (absolute)."""
+    ns, ts, nw, tw, notes = run_case("DRR", CASE_DRR_TCL, CASE_DRR_TOML, seconds, 60.0,
+                                     fid_drops=True)
+    checks = [Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.01)]
+    for i in range(4):
+        k = f"flow{i}_goodput_bps"
+        checks.append(Check(k, ns[k], ts[k], "rel", 0.02))
+    checks.append(Check("cbr_rx_pkts", ns["cbr_rx_pkts"], ts["cbr_rx_pkts"], "rel", 0.01))
+    for i in range(5):
+        k = f"fid{i}_drops"
+        checks.append(Check(k, ns[k], ts[k], "rel", 0.15 if i < 4 else 0.01))
+    checks += [
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.02),
+        Check("jain", ns["jain"], ts["jain"], "abs", 0.01),
+    ]
+    return CaseResult(_label("DRR", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
-               "E": (case_e, 100.0), "F": (case_f, 60.0)}
+               "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0)}
 
 
 # --------------------------------------------------------------------------- command line

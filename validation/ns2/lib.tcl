@@ -10,6 +10,9 @@
 #                                           one line per monitored link direction
 #                                           (QueueMonitor/ED: pdrops_ counts every drop,
 #                                           epdrops_ the RED early drops among them)
+#   fid F FROM->TO arrivals=.. departures=.. drops=..
+#                                           one line per fid_ seen on a link direction
+#                                           watched with monitor_link_flows (flow monitor)
 #   ns2 case=X T=..                         last line
 #
 # Monitors draw no random numbers, so they do not change the run.
@@ -50,6 +53,30 @@ proc monitor_link {ns from to name} {
     }
     lappend ::qmons [list $name $qm]
     return $qm
+}
+
+# A flow monitor (classified by fid_) on the from->to link direction. It also counts the
+# whole direction like monitor_link, so the direction gets a "queue" line too; its
+# "fid" lines are printed by report_fid_flows.
+set ::fmons {}
+proc monitor_link_flows {ns from to name} {
+    set fm [$ns makeflowmon Fid]
+    $ns attach-fmon [$ns link $from $to] $fm
+    lappend ::qmons [list $name $fm]
+    lappend ::fmons [list $name $fm]
+    return $fm
+}
+
+proc report_fid_flows {} {
+    foreach e $::fmons {
+        set lines {}
+        foreach f [[lindex $e 1] flows] {
+            lappend lines [list [$f set flowid_] "arrivals=[$f set parrivals_] departures=[$f set pdepartures_] drops=[$f set pdrops_]"]
+        }
+        foreach l [lsort -integer -index 0 $lines] {
+            puts "fid [lindex $l 0] [lindex $e 0] [lindex $l 1]"
+        }
+    }
 }
 
 proc report_tcp {i src snk} {

@@ -322,6 +322,7 @@ pub static MODELS: &[&ModelSpec] = &[
     &crate::queue::red::SPEC,
     &crate::net::error::blackout::SPEC,
     &crate::net::error::uniform::SPEC,
+    &crate::queue::drr::SPEC,
 ];
 
 /// The model `name` of `family`, if registered.

@@ -351,3 +351,78 @@ error_model_reverse = { kind = "uniform", rate = 0.0 }"#);
     let other = run(&lossy.replace("duration = \"30s\"", "duration = \"30s\"\nseed = 2"));
     assert_ne!(a.flows, other.flows, "another seed draws other losses");
 }
+
+/// Four NewReno flows with round-trip propagation delays 24, 32, 46 and 72 ms and a CBR
+/// flow (rate CBR_RATE, 1000 B packets, sent by its own node) share a 10 Mb/s bottleneck
+/// whose queue is QUEUE. TCP packets are 1040 B on the wire.
+const DUMBBELL_RTTS: &str = r#"
+[simulation]
+duration = "60s"
+
+[dumbbell]
+pairs = 5
+access_delays = ["1ms", "5ms", "12ms", "25ms", "1ms"]
+
+[dumbbell.bottleneck]
+rate = "10Mbps"
+delay = "10ms"
+queue = QUEUE
+
+[dumbbell.access]
+rate = "100Mbps"
+delay = "1ms"
+queue = { kind = "droptail", limit = "1000p" }
+
+[[flow]]
+name = "tcp{i}"
+count = 4
+from = "s{i}"
+to = "d{i}"
+recovery = "newreno"
+start_spacing = "100ms"
+max_window = 1000
+
+[[flow]]
+name = "cbr"
+type = "cbr"
+from = "s4"
+to = "d4"
+rate = "CBR_RATE"
+packet_size = "1000B"
+"#;
+
+/// Wire bit rates over the 60 s run: the four TCP flows, then the CBR flow.
+fn wire_rates(queue: &str, cbr_rate: &str) -> (Vec<f64>, f64) {
+    let r = run(&DUMBBELL_RTTS.replace("QUEUE", queue).replace("CBR_RATE", cbr_rate));
+    let delivered = i64_col(&r.flows, "unique_packets");
+    let tcp = delivered[..4].iter().map(|&p| p as f64 * 1040.0 * 8.0 / 60.0).collect();
+    (tcp, delivered[4] as f64 * 1000.0 * 8.0 / 60.0)
+}
+
+#[test]
+fn drr_gives_flows_with_different_rtts_equal_goodput() {
+    // DropTail favours short round trips (window growth per RTT); DRR serves each sending
+    // node's queue in turn, so every flow gets a quarter of the link whatever its RTT.
+    // Both buffers hold 100 packets of 1040 B. The CBR flow sends 1 packet per 10 s.
+    let (droptail, _) = wire_rates(r#"{ kind = "droptail", limit = "100p" }"#, "800bps");
+    let (drr, _) = wire_rates(r#"{ kind = "drr", limit = "104000B" }"#, "800bps");
+    assert!(jain(&droptail) < 0.8, "DropTail should be unfair here: {droptail:?}");
+    assert!(jain(&drr) >= 0.99, "Jain's index {:.4} with DRR: {drr:?}", jain(&drr));
+    let total: f64 = drr.iter().sum();
+    assert!(total > 0.95 * 10e6, "the link stays busy: {total}");
+}
+
+#[test]
+fn drr_holds_an_aggressive_cbr_flow_to_its_fair_share() {
+    // A 6 Mb/s CBR flow among four TCP flows: five backlogged queues, a fair share of
+    // 2 Mb/s each. Through DropTail the CBR flow takes its 6 Mb/s; through DRR its queue
+    // is the longest and loses packets, so it gets its share and the TCP flows theirs.
+    let (_, cbr_droptail) = wire_rates(r#"{ kind = "droptail", limit = "100p" }"#, "6Mbps");
+    assert!(cbr_droptail > 5.5e6, "CBR through DropTail {cbr_droptail}");
+    let (tcp, cbr) = wire_rates(r#"{ kind = "drr", limit = "104000B" }"#, "6Mbps");
+    let share = 10e6 / 5.0;
+    assert!(cbr <= 1.05 * share, "CBR through DRR {cbr} above its share {share}");
+    for (i, rate) in tcp.iter().enumerate() {
+        assert!(*rate >= 0.9 * share, "TCP flow {i}: {rate} against a share of {share}: {tcp:?}");
+    }
+}

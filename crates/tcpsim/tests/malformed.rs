@@ -258,6 +258,16 @@ fn cases() -> Vec<Case> {
         case("droptail limit 0p", with_queue("{ kind = \"droptail\", limit = \"0p\" }"), "link[0].queue.limit", "at least one packet"),
         case("droptail limit 0B", with_queue("{ kind = \"droptail\", limit = \"0B\" }"), "link[0].queue.limit", "at least one packet"),
         case("RED limit 0p", with_queue("{ kind = \"red\", limit = \"0p\" }"), "link[0].queue.limit", "at least one packet"),
+        case("DRR limit 0B", with_queue("{ kind = \"drr\", limit = \"0B\" }"), "link[0].queue.limit", "at least one packet"),
+        case("DRR quantum 0", with_queue("{ kind = \"drr\", quantum = \"0B\" }"), "link[0].queue.quantum", "from 1 B"),
+        case("DRR buckets 0", with_queue("{ kind = \"drr\", buckets = 0 }"), "link[0].queue.buckets", "from 1"),
+        case(
+            "DRR buckets with flow classes",
+            with_queue("{ kind = \"drr\", classify = \"flow\", buckets = 10 }"),
+            "link[0].queue.buckets",
+            "classify = \"source\"",
+        ),
+        case("DRR unknown classify", with_queue("{ kind = \"drr\", classify = \"fid\" }"), "link[0].queue.classify", "one of 'source', 'flow'"),
         case(
             "limit 0p in [link.queue_reverse]",
             graph("[link.queue_reverse]\nkind = \"droptail\"\nlimit = \"0p\" # <-\n", ""),
@@ -372,6 +382,12 @@ fn cases() -> Vec<Case> {
             graph("queue = { kind = \"droptail\", limit = \"1000B\" } # <-\n", "type = \"cbr\"\npacket_size = \"1500B\"\n"),
             "link[0].queue.limit",
             "largest packet (1500 B)",
+        ),
+        case(
+            "DRR byte limit smaller than a packet (run)",
+            graph("queue = { kind = \"drr\", limit = \"1000B\" } # <-\n", ""),
+            "link[0].queue.limit",
+            "largest packet (1040 B)",
         ),
         case(
             "RED byte-mode limit smaller than a packet (run)",

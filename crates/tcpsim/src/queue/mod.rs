@@ -6,12 +6,14 @@
 //! a discipline contains only its algorithm.
 
 pub mod droptail;
+pub mod drr;
 pub mod red;
 
 pub use droptail::{DropTail, DropTailParams};
+pub use drr::{Drr, DrrParams};
 pub use red::{Red, RedParams};
 
-use crate::engine::{Dur, PacketId, SimTime};
+use crate::engine::{Dur, PacketId, PacketKind, SimTime};
 use std::collections::VecDeque;
 
 /// What a discipline sees of an arriving packet.
@@ -24,6 +26,12 @@ pub struct Arrival {
     pub ect: bool,
     /// The flow it belongs to (index in the scenario's flows).
     pub flow: u32,
+    /// Data, ACK or datagram.
+    pub kind: PacketKind,
+    /// The node that sent it (index in the scenario's nodes): the flow's source for data
+    /// and datagrams, its destination for ACKs. ns-2's IP source address (`saddr()`), by
+    /// which its fair queues classify.
+    pub source: u32,
     /// The sender's RTT written into the packet (FECN), picoseconds; 0 if none.
     pub rtt_hint: Dur,
 }
@@ -133,6 +141,11 @@ impl Fifo {
         let (id, size) = self.packets.pop_front()?;
         self.bytes -= size as u64;
         Some(id)
+    }
+
+    /// The packet at the head and its size, without removing it.
+    pub fn front(&self) -> Option<(PacketId, u32)> {
+        self.packets.front().copied()
     }
 
     /// Removes the packet at the tail (drop from the back).

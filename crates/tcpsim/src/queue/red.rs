@@ -408,13 +408,14 @@ impl QueueDiscipline for Red {
 mod tests {
     use super::*;
     use crate::engine::time::PS_PER_MS;
+    use crate::engine::PacketKind;
 
     fn red(params: RedParams) -> Red {
         Red::new(params, 10_000_000, RandomStream::new(1, "test"))
     }
 
     fn arrival(id: u32) -> Arrival {
-        Arrival { id, size: 1000, ect: false, flow: 0, rtt_hint: 0 }
+        Arrival { id, size: 1000, ect: false, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 }
     }
 
     trait At {
@@ -587,7 +588,7 @@ mod tests {
         r.vars.avg = 14.0 / (1.0 - r.params.weight);
         r.vars.old = true;
         r.vars.count = 1000;
-        let ect = Arrival { id: 7, size: 1000, ect: true, flow: 0, rtt_hint: 0 };
+        let ect = Arrival { id: 7, size: 1000, ect: true, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
         assert_eq!(r.enq(ect, 0), Verdict::Marked);
         r.vars.count = 1000;
         assert_eq!(r.enq(arrival(8), 0), Verdict::Dropped(DropReason::Early));

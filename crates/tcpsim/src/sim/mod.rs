@@ -179,8 +179,10 @@ impl<'s> Simulation<'s> {
         }
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
-        let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow: p.flow, rtt_hint: p.rtt_hint };
         let (flow, kind) = (p.flow, p.kind);
+        let spec = &self.scenario.flows[flow as usize];
+        let source = (if kind == PacketKind::Ack { spec.to } else { spec.from }) as u32;
+        let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow, kind, source, rtt_hint: p.rtt_hint };
         let mut actions = std::mem::take(&mut self.queue_actions);
         let l = &mut self.links[link as usize];
         if l.owes_empty_dequeue && now >= l.busy_until {
