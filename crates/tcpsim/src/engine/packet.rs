@@ -91,6 +91,8 @@ pub struct Packet {
     /// Unique in the run, never reused (unlike the arena slot).
     pub uid: u64,
     pub flow: u32,
+    /// The node that sent it (ns-2's IP source address).
+    pub source: u32,
     /// Packet sequence number (ns-2 counts packets, not bytes); on an ACK, the cumulative ACK.
     pub seq: i64,
     /// Size on the wire in bytes.
@@ -126,6 +128,7 @@ impl Packet {
         Packet {
             uid: 0,
             flow,
+            source: 0,
             seq,
             size,
             kind,

@@ -191,6 +191,8 @@ fn make_flow(f: &crate::scenario::FlowSpec, mut random: RandomStream, data_route
                 ack_size: p.ack_size,
                 syn: p.syn,
                 header_size: p.header_size,
+                src_node: f.from as u32,
+                dst_node: f.to as u32,
                 endpoints: Endpoints::Tcp {
                     sender: Box::new(TcpSender::new(p.clone(), clock_phase)),
                     receiver: TcpReceiver::new(ReceiverParams::from_config(&p.receiver)),
@@ -212,6 +214,8 @@ fn make_flow(f: &crate::scenario::FlowSpec, mut random: RandomStream, data_route
             ack_size: 0,
             syn: false,
             header_size: 0,
+            src_node: f.from as u32,
+            dst_node: f.to as u32,
             endpoints: Endpoints::Cbr { source: CbrSource::new(p.clone(), random), packets_received: 0 },
             drops: 0,
             received_bytes: 0,

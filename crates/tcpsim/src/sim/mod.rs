@@ -60,6 +60,9 @@ pub(crate) struct Flow {
     /// TCP opens with a header-only SYN as packet 0.
     pub syn: bool,
     pub header_size: u32,
+    /// Sender's and receiver's nodes (a queue may classify by the sending node).
+    pub src_node: u32,
+    pub dst_node: u32,
     pub endpoints: Endpoints,
     /// Data packets of this flow dropped in the network.
     pub drops: u64,
@@ -152,8 +155,10 @@ impl<'s> Simulation<'s> {
         Ok(results)
     }
 
-    /// Records a trace event of packet `id` on link direction `link`, if tracing.
-    #[inline]
+    /// Records a trace event of packet `id` on link direction `link`, if tracing (hot
+    /// paths check `self.tracer.is_some()` first).
+    #[cold]
+    #[inline(never)]
     fn trace(&mut self, op: TraceOp, link: u32, id: PacketId) {
         if let Some(t) = &mut self.tracer {
             let now = self.sched.now();
@@ -180,20 +185,18 @@ impl<'s> Simulation<'s> {
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
         let (flow, kind) = (p.flow, p.kind);
-        let spec = &self.scenario.flows[flow as usize];
-        let source = (if kind == PacketKind::Ack { spec.to } else { spec.from }) as u32;
-        let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow, kind, source, rtt_hint: p.rtt_hint };
-        let mut actions = std::mem::take(&mut self.queue_actions);
+        let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow, kind, source: p.source, rtt_hint: p.rtt_hint };
+        // Disjoint fields: the queue of a link and the shared action buffer.
         let l = &mut self.links[link as usize];
         if l.owes_empty_dequeue && now >= l.busy_until {
             // ns-2 asked the queue for a packet when the last transmission ended.
             l.owes_empty_dequeue = false;
-            let nothing = l.queue.dequeue(&mut QueueCtx::new(l.busy_until, &mut actions));
+            let nothing = l.queue.dequeue(&mut QueueCtx::new(l.busy_until, &mut self.queue_actions));
             debug_assert!(nothing.is_none());
         }
         l.account_length(now);
         l.stats.arrivals += 1;
-        let verdict = l.queue.enqueue(&mut QueueCtx::new(now, &mut actions), arrival);
+        let verdict = l.queue.enqueue(&mut QueueCtx::new(now, &mut self.queue_actions), arrival);
         if self.tracer.is_some() {
             if verdict == Verdict::Marked {
                 self.packets.get_mut(id).ecn = Ecn::Ce;
@@ -221,10 +224,9 @@ impl<'s> Simulation<'s> {
                 self.packets.free(id);
             }
         }
-        if !actions.is_empty() {
-            self.apply_queue_actions(link, &mut actions);
+        if !self.queue_actions.is_empty() {
+            self.apply_pending_queue_actions(link);
         }
-        self.queue_actions = actions;
         let l = &mut self.links[link as usize];
         l.stats.max_length = l.stats.max_length.max(l.queue.len_packets());
         if l.idle(now) {
@@ -248,6 +250,15 @@ impl<'s> Simulation<'s> {
             self.flows[p.flow as usize].drops += 1;
         }
         self.packets.free(id);
+    }
+
+    /// Carries out the actions a queue left in the shared buffer (rare: only disciplines
+    /// that mark or drop held packets, or run timers, leave any).
+    #[cold]
+    fn apply_pending_queue_actions(&mut self, link: u32) {
+        let mut actions = std::mem::take(&mut self.queue_actions);
+        self.apply_queue_actions(link, &mut actions);
+        self.queue_actions = actions;
     }
 
     /// Carries out what a queue discipline asked for: marks and drops of packets it held,
@@ -314,14 +325,12 @@ impl<'s> Simulation<'s> {
     fn start_transmission(&mut self, link: u32) {
         let now = self.now();
         let end = self.scenario.duration;
-        let mut actions = std::mem::take(&mut self.queue_actions);
         let l = &mut self.links[link as usize];
         l.account_length(now);
-        let next = l.queue.dequeue(&mut QueueCtx::new(now, &mut actions));
-        if !actions.is_empty() {
-            self.apply_queue_actions(link, &mut actions);
+        let next = l.queue.dequeue(&mut QueueCtx::new(now, &mut self.queue_actions));
+        if !self.queue_actions.is_empty() {
+            self.apply_pending_queue_actions(link);
         }
-        self.queue_actions = actions;
         let Some(id) = next else { return };
         let l = &mut self.links[link as usize];
         let p = self.packets.get(id);
@@ -366,7 +375,9 @@ impl<'s> Simulation<'s> {
         if let Some(&(next, seq, _)) = l.in_flight.front() {
             self.sched.schedule_reserved(next, seq, EventKind::Arrive { link });
         }
-        self.trace(TraceOp::Receive, link, id);
+        if self.tracer.is_some() {
+            self.trace(TraceOp::Receive, link, id);
+        }
         self.forward(id);
     }
 
@@ -379,9 +390,8 @@ impl<'s> Simulation<'s> {
             let next = route[p.hop as usize];
             self.send_on_link(next, id);
         } else {
-            let packet = *p;
+            self.deliver(id);
             self.packets.free(id);
-            self.deliver(packet);
         }
     }
 
@@ -397,6 +407,7 @@ impl<'s> Simulation<'s> {
         let f = &self.flows[flow as usize];
         let size = if out.seq == 0 && f.syn { build::syn_size(f.header_size) } else { f.data_size };
         let mut p = Packet::new(flow, out.seq, size, PacketKind::Data, f.data_route, now);
+        p.source = f.src_node;
         if out.ect {
             p.ecn = Ecn::Ect0;
         }
@@ -420,6 +431,7 @@ impl<'s> Simulation<'s> {
         let now = self.now();
         let f = &self.flows[flow as usize];
         let mut p = Packet::new(flow, ack.ack, f.ack_size, PacketKind::Ack, f.ack_route, now);
+        p.source = f.dst_node;
         ack.write_to(&mut p);
         self.inject(p);
     }
@@ -427,13 +439,18 @@ impl<'s> Simulation<'s> {
     fn inject_datagram(&mut self, flow: u32, seq: i64) {
         let now = self.now();
         let f = &self.flows[flow as usize];
-        self.inject(Packet::new(flow, seq, f.data_size, PacketKind::Datagram, f.data_route, now));
+        let mut p = Packet::new(flow, seq, f.data_size, PacketKind::Datagram, f.data_route, now);
+        p.source = f.src_node;
+        self.inject(p);
     }
 
     // ---- endpoints ----
 
-    fn deliver(&mut self, p: Packet) {
+    /// Hands packet `id`, at the end of its route, to its flow's endpoint (the caller
+    /// frees it afterwards).
+    fn deliver(&mut self, id: PacketId) {
         let now = self.now();
+        let p = self.packets.get(id);
         let f = &mut self.flows[p.flow as usize];
         let payload = f.payload as u64;
         match (&mut f.endpoints, p.kind) {
@@ -452,21 +469,23 @@ impl<'s> Simulation<'s> {
                 let data_packets = delivered - (syn_pending && delivered > 0) as u64;
                 f.delivered_since_sample += data_packets * payload;
                 *delack_generation += 1;
+                let flow = p.flow;
                 match action {
-                    AckAction::SendNow(ack) => self.inject_ack(p.flow, &ack),
+                    AckAction::SendNow(ack) => self.inject_ack(flow, &ack),
                     AckAction::StartTimer => {
                         let AckPolicy::Delayed { timeout } = receiver.params().policy else {
                             unreachable!("only a delayed-ACK receiver holds ACKs")
                         };
                         let at = now.saturating_add(timeout);
                         let generation = *delack_generation;
-                        self.sched.schedule(at, EventKind::DelayedAckTimer { flow: p.flow, generation });
+                        self.sched.schedule(at, EventKind::DelayedAckTimer { flow, generation });
                     }
                 }
             }
             (Endpoints::Tcp { sender, .. }, PacketKind::Ack) => {
-                sender.on_ack(&AckInfo::read_from(&p), now);
-                self.flush(p.flow);
+                let flow = p.flow;
+                sender.on_ack(&AckInfo::read_from(p), now);
+                self.flush(flow);
             }
             (Endpoints::Cbr { packets_received, .. }, _) => {
                 *packets_received += 1;

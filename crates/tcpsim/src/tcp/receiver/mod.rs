@@ -181,16 +181,20 @@ impl TcpReceiver {
 
     /// Builds the ACK for `data` (ns-2 `TcpSink::ack`): ECN echo, SACK blocks, echoes.
     fn ack(&mut self, data: &DataArrival, echo_seq: Option<i64>) -> AckInfo {
-        let held = self.held.take();
-        let packets = [Some(*data), held];
-        let seen = packets.iter().flatten();
-        if seen.clone().any(|p| p.cwr) {
+        // The packet that triggered the ACK and, with delayed ACKs, the one held before it.
+        let (mut cwr, mut congested, mut ect) = (data.cwr, data.ect && data.ce, data.ect);
+        if let Some(h) = self.held.take() {
+            cwr |= h.cwr;
+            congested |= h.ect && h.ce;
+            ect |= h.ect;
+        }
+        if cwr {
             self.ecn_unacked = false;
         }
-        if seen.clone().any(|p| p.ect && p.ce) {
+        if congested {
             self.ecn_unacked = true;
         }
-        let ece = seen.clone().any(|p| p.ect) && self.ecn_unacked;
+        let ece = ect && self.ecn_unacked;
         let sack = if self.params.sack_blocks > 0 { self.sack_blocks(data.seq) } else { SackBlocks::EMPTY };
         AckInfo { ack: self.ack_number(), sack, ece, echo_seq, ts_echo: data.sent_at }
     }
