@@ -51,6 +51,40 @@ impl Family {
         }
     }
 
+    /// The family's short name in `tcpsim models`, docs markers and Python
+    /// (`tcpsim models queue red`, `<!-- registry:queue/red -->`): the scenario key,
+    /// except that traffic agents (selected by a flow's `type`) are "agent".
+    pub fn id(self) -> &'static str {
+        match self {
+            Family::Agent => "agent",
+            f => f.key(),
+        }
+    }
+
+    /// Where a scenario selects a model of this family: "flow" (the `type` of a
+    /// `[[flow]]`), "tcp_flow" (a key of a TCP `[[flow]]`) or "link" (a key of a link
+    /// or link template, with a `<key>_reverse` twin for the reverse direction).
+    pub fn scope(self) -> &'static str {
+        match self {
+            Family::Agent => "flow",
+            Family::CongestionControl | Family::Recovery | Family::Receiver => "tcp_flow",
+            Family::Queue | Family::ErrorModel => "link",
+        }
+    }
+
+    /// The model a scenario gets when it names none; `None` when leaving the key out
+    /// means no model at all (a link without an error model loses nothing).
+    pub fn default_model(self) -> Option<&'static str> {
+        match self {
+            Family::Agent => Some(crate::tcp::agent::DEFAULT_AGENT),
+            Family::CongestionControl => Some(crate::tcp::agent::DEFAULT_CC),
+            Family::Recovery => Some(crate::tcp::agent::DEFAULT_RECOVERY),
+            Family::Receiver => Some(crate::tcp::agent::DEFAULT_RECEIVER),
+            Family::Queue => Some(crate::queue::DEFAULT_QUEUE),
+            Family::ErrorModel => None,
+        }
+    }
+
     /// A plain-words name for messages and docs.
     pub fn title(self) -> &'static str {
         match self {
@@ -470,7 +504,9 @@ impl ModelConfig {
     }
 }
 
-/// The registry as JSON (for `tcpsim models` and the Python front end).
+/// The registry as JSON (for `tcpsim models` and the Python front end): `families` (id,
+/// scenario key, title, scope, default model) in [`Family::ALL`] order, then `models` in
+/// registry order, each with its parameters.
 pub fn to_json() -> serde_json::Value {
     let models: Vec<serde_json::Value> = MODELS
         .iter()
@@ -503,7 +539,19 @@ pub fn to_json() -> serde_json::Value {
             })
         })
         .collect();
-    serde_json::json!({ "models": models })
+    let families: Vec<serde_json::Value> = Family::ALL
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "id": f.id(),
+                "key": f.key(),
+                "title": f.title(),
+                "scope": f.scope(),
+                "default": f.default_model(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "families": families, "models": models })
 }
 
 /// A Markdown table of a model's parameters (for `docs/models/`).
@@ -557,6 +605,18 @@ mod tests {
             }
             (m.check)(&m.defaults()).unwrap_or_else(|e| panic!("{m:?} defaults fail their check: {e:?}"));
         }
+    }
+
+    #[test]
+    fn every_family_default_is_a_registered_model_of_that_family() {
+        for f in Family::ALL {
+            if let Some(name) = f.default_model() {
+                assert!(find(f, name).is_some(), "default {} '{name}' is not registered", f.title());
+            }
+        }
+        let json = to_json();
+        assert_eq!(json["families"].as_array().map(Vec::len), Some(Family::ALL.len()));
+        assert_eq!(json["families"][1]["default"], "reno");
     }
 
     #[test]

@@ -11,6 +11,9 @@ pub mod red;
 pub use droptail::{DropTail, DropTailParams};
 pub use red::{Red, RedParams};
 
+/// The queue of a link that names none (ns-2 `duplex-link ... DropTail`).
+pub const DEFAULT_QUEUE: &str = "droptail";
+
 use crate::engine::{Dur, PacketId, SimTime};
 use std::collections::VecDeque;
 
