@@ -272,6 +272,9 @@ def unknown_model_message(name: str, fam: Optional[Family] = None) -> str:
         hint_text = f"; did you mean '{hint}' ({owners})?"
     else:
         hint_text = f"; did you mean '{hint}'?" if hint else ""
+    elsewhere = [o for o in lookup(name) if fam is not None and o.family != fam]
+    if elsewhere:
+        hint_text = "; it is a " + " and a ".join(f"{o.family.title} [{o.family.id}]" for o in elsewhere) + "."
     registered = f"{' R' if hint_text else '; r'}egistered: {', '.join(names)}"
     return f"unknown {what} '{name}'{hint_text}{registered}"
 
