@@ -280,7 +280,7 @@ def markdown_index(specs: Sequence[reg.ModelSpec], pages: Optional[Dict[str, str
         if not group:
             continue
         key = "a flow's `type`" if fam.scope == "flow" else f"`{fam.key} = ...`"
-        out += [f"### {fam.title.capitalize()} ({key})", "", "| name | summary | page |", "|---|---|---|"]
+        out += [f"### {fam.title[0].upper()}{fam.title[1:]} ({key})", "", "| name | summary | page |", "|---|---|---|"]
         for s in group:
             page = (pages or {}).get(s.ref)
             link = f"[{page.rsplit('/', 1)[-1]}]({page})" if page else "—"
