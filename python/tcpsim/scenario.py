@@ -349,9 +349,11 @@ Chain = _registry_table(
 
 # --------------------------------------------------------------------------- flows
 
-#: Keys of every ``[[flow]]`` that are not parameters of its agent (``from`` is
-#: ``from_``); the core's ``FLOW_COMMON_KEYS`` without ``type``, which the class gives.
-_FLOW_COMMON = ["name", "count", "start", "start_spacing", "stop"]
+#: Keys of every ``[[flow]]`` that are not parameters of its agent: the core's
+#: ``FLOW_COMMON_KEYS`` (scenario/parse.rs).
+FLOW_COMMON_KEYS = ("name", "count", "from", "to", "type", "start", "start_spacing", "stop")
+#: Those that are fields besides from_ and to (the class gives the type).
+_FLOW_COMMON = [k for k in FLOW_COMMON_KEYS if k not in ("from", "to", "type")]
 #: The agent whose flows take the TCP model keys (cc, recovery, receiver).
 _TCP_AGENT = "tcp"
 _DEFAULT_AGENT = _models.family("agent").default
