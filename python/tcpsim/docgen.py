@@ -28,7 +28,7 @@ import difflib
 import re
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 from . import models as reg
 from .models_cli import markdown_index, markdown_table

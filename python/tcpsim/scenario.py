@@ -479,7 +479,7 @@ class Scenario(_Table):
     seed: Optional[int] = None
     nodes: List[str] = field(default_factory=list)
     links: List[Link] = field(default_factory=list)
-    flows: List[Flow] = field(default_factory=list)
+    flows: List[_Flow] = field(default_factory=list)
     dumbbell: Optional[Dumbbell] = None
     chain: Optional[Chain] = None
     monitor: Optional[Monitor] = None
