@@ -141,3 +141,105 @@ def test_tcpsim_run_binary_bad_scenario_exits_2(tcpsim_run_bin, tmp_path):
                           timeout=60)
     assert proc.returncode == 2
     assert "duration" in proc.stderr
+
+
+# ---------------------------------------------------------------------- tcpsim models
+
+
+def _models(*args):
+    """`tcpsim models ...` in-process (fast): (status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from tcpsim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["models", *args])
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_models_lists_every_registered_model_by_family():
+    status, out, _ = _models()
+    assert status == 0
+    for spec in tcpsim.models.models():
+        assert spec.name in out and spec.summary in out
+    for fam in tcpsim.models.families(with_models=True):
+        assert f"{fam.title} [{fam.id}]" in out
+
+
+def test_models_describes_one_with_every_parameter():
+    status, out, _ = _models("red")
+    assert status == 0
+    spec = tcpsim.models.get("queue", "red")
+    assert out.startswith("red — queue discipline [queue]")
+    assert spec.source in out
+    for p in spec.params:
+        assert p.name in out and p.doc in out and p.source in out
+    assert '"50p"' in out and "0 – 1" in out        # a default and a range
+    assert '[link.queue]\n  kind = "red"' in out     # the example
+
+
+def test_models_shared_name_shows_both_or_the_family_asked_for():
+    status, out, _ = _models("reno")
+    assert status == 0
+    assert "congestion control [cc]" in out and "loss recovery [recovery]" in out
+    status, out, _ = _models("recovery", "reno")
+    assert status == 0 and "congestion control" not in out.split("\n")[0]
+    assert out.startswith("reno — loss recovery [recovery]")
+    status, out, _ = _models("queue")
+    assert status == 0 and "droptail" in out and "reno" not in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["rde"], "did you mean 'red' (queue discipline)?"),
+    (["queu"], "did you mean the family 'queue'?"),
+    (["cc", "tahoe"], "it is a loss recovery [recovery]"),
+    (["queue", "redd"], "did you mean 'red'?"),
+    (["nosuchfamily", "red"], "unknown model family"),
+    (["a", "b", "c"], "at most a family and a name"),
+])
+def test_models_unknown_names_exit_2_with_the_closest(args, message):
+    status, out, err = _models(*args)
+    assert status == 2 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+def test_models_json_is_the_registry():
+    status, out, _ = _models("--json")
+    assert status == 0
+    assert json.loads(out) == json.loads(tcpsim._core.models_json())
+    status, out, _ = _models("red", "--json")
+    doc = json.loads(out)
+    assert [m["name"] for m in doc["models"]] == ["red"]
+    assert doc["families"][0]["id"] == "queue"
+    assert "kind = \"red\"" in doc["models"][0]["example"]
+
+
+def test_models_markdown_is_the_docs_table():
+    status, out, _ = _models("queue", "red", "--markdown")
+    assert status == 0 and tcpsim._core.model_markdown("queue", "red") in out
+
+
+@pytest.mark.parametrize("spec", tcpsim.models.models(), ids=lambda s: s.ref)
+def test_every_models_example_is_a_valid_scenario(spec):
+    status, out, _ = _models(spec.family.id, spec.name, "--example")
+    assert status == 0
+    tcpsim.validate(out)
+
+
+def test_models_example_runs(tcpsim_cli, tmp_path):
+    proc = _run(tcpsim_cli, "models", "delayed", "--example")
+    assert proc.returncode == 0, proc.stderr
+    path = tmp_path / "delayed.toml"
+    path.write_text(proc.stdout)
+    proc = _run(tcpsim_cli, "run", path, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_models_help_has_examples(tcpsim_cli):
+    proc = _run(tcpsim_cli, "models", "--help")
+    assert proc.returncode == 0
+    assert "tcpsim models red" in proc.stdout and "tcpsim models cc reno" in proc.stdout
+    proc = _run(tcpsim_cli, "--help")
+    assert "tcpsim models" in proc.stdout

@@ -341,9 +341,13 @@ def test_missing_required_key_names_the_python_field():
 
 
 def test_wrong_object_types_are_named():
-    sc = small_dumbbell(links=[Link("s0", "d0", "1Mbps", "1ms", queue="red")])
+    sc = small_dumbbell(links=[Link("s0", "d0", "1Mbps", "1ms", queue=42)])
     err = _error(sc)
-    assert err.key == "links[0].queue" and "DropTail(...) or RED(...)" in str(err)
+    assert err.key == "links[0].queue" and "queue discipline" in str(err)
+    assert "RED(...)" in str(err) and "Model(...)" in str(err)
+    sc = small_dumbbell()
+    sc.flows[0].cc = 3.5
+    assert _error(sc).key == "flows[0].cc"
     sc = small_dumbbell()
     sc.flows.append({"from": "s0", "to": "d0"})
     assert _error(sc).key == "flows[2]"
@@ -425,3 +429,107 @@ def test_python_api_doc_examples_run(monkeypatch, capsys):
     # The TOML shown in the page is what the first example writes.
     shown = re.findall(r"```toml\n(.*?)```", text, re.S)[0]
     assert namespace["sc"].to_toml() == shown
+
+
+# ---------------------------------------------------------------------------- registry
+
+
+def test_every_registered_parameter_is_a_field():
+    """The flow classes read the registry: each agent's parameters are fields."""
+    from tcpsim import models
+    from tcpsim.scenario import FLOW_TYPES
+
+    assert set(FLOW_TYPES) == {m.name for m in models.models("agent")}
+    for spec in models.models("agent"):
+        fields = {f.name for f in __import__("dataclasses").fields(FLOW_TYPES[spec.name])}
+        assert set(spec.param_names) <= fields, spec.name
+    assert {"cc", "recovery", "receiver"} <= {f.name for f in __import__("dataclasses").fields(TcpFlow)}
+    link_keys = {f.name for f in __import__("dataclasses").fields(Link)}
+    for fam in models.families(with_models=True):
+        if fam.scope == "link":
+            assert {fam.key, fam.key + "_reverse"} <= link_keys
+
+
+def test_parameters_the_old_classes_lacked_are_accepted():
+    sc = small_dumbbell()
+    sc.flows[0].ecn = False
+    sc.flows[0].rtt_hint = "srtt"
+    sc.validate()
+    assert "rtt_hint = \"srtt\"" in sc.to_toml()
+
+
+def test_models_as_names_dicts_and_model_objects():
+    sc = small_dumbbell(flows=[
+        TcpFlow("s0", "d0", cc="reno", recovery=tcpsim.Model("tahoe"),
+                receiver={"kind": "delayed", "timeout": "40ms"}),
+        TcpFlow("s1", "d1", receiver=tcpsim.Model("delayed", timeout="20ms")),
+    ])
+    sc.dumbbell.bottleneck.queue = "red"
+    sc.dumbbell.access.queue = tcpsim.Model("droptail", limit="200p")
+    sc.validate()
+    doc = tomllib.loads(sc.to_toml())
+    assert doc["flow"][0]["cc"] == "reno" and doc["flow"][0]["recovery"] == {"kind": "tahoe"}
+    assert doc["flow"][0]["receiver"] == {"kind": "delayed", "timeout": "40ms"}
+    assert doc["dumbbell"]["bottleneck"]["queue"] == "red"
+    assert doc["dumbbell"]["access"]["queue"] == {"kind": "droptail", "limit": "200p"}
+    assert "receiver = { kind = \"delayed\", timeout = \"20ms\" }" in sc.to_toml()
+    loaded = Scenario.load(sc.to_toml())
+    assert loaded == sc
+    assert isinstance(loaded.flows[1].receiver, tcpsim.Model)
+    assert isinstance(loaded.dumbbell.access.queue, DropTail)
+    res = sc.run()
+    assert list(res.flows["recovery"]) == ["tahoe", "newreno"]
+
+
+def test_unknown_fields_are_named_with_the_closest_one():
+    with pytest.raises(TypeError, match="did you mean 'max_window'"):
+        TcpFlow("a", "b", max_windw=10)
+    with pytest.raises(TypeError, match="did you mean 'jitter'"):
+        CbrFlow("a", "b", jiter=True)
+    flow = TcpFlow("a", "b")
+    with pytest.raises(AttributeError, match="did you mean 'initial_window'"):
+        flow.initial_windw = 4
+    with pytest.raises(AttributeError, match="did you mean 'queue'"):
+        LinkSpec("1Mbps", "1ms").queu = "red"
+    with pytest.raises(AttributeError, match="did you mean 'seed'"):
+        Scenario("1s").sed = 3
+
+
+def test_model_names_and_values_are_checked_by_the_core():
+    sc = small_dumbbell()
+    sc.flows[0].cc = "vegsa"
+    err = _error(sc)
+    assert err.key == "flows[0].cc" and "unknown congestion control" in str(err)
+    sc = small_dumbbell()
+    sc.flows[0].receiver = tcpsim.Model("delayed", timeout="-1ms")
+    assert _error(sc).key == "flows[0].receiver.timeout"
+
+
+def test_from_dict_checks_model_tables_against_the_registry():
+    doc = tomllib.loads(small_dumbbell().to_toml())
+    doc["flow"][0]["cc"] = "rneo"
+    with pytest.raises(tcpsim.ScenarioError, match="did you mean 'reno'") as info:
+        Scenario.from_dict(doc)
+    assert info.value.key == "flows[0].cc"
+    doc = tomllib.loads(small_dumbbell().to_toml())
+    doc["flow"][0]["receiver"] = {"kind": "delayed", "timout": "1ms"}
+    with pytest.raises(tcpsim.ScenarioError, match="did you mean 'timeout'") as info:
+        Scenario.from_dict(doc)
+    assert info.value.key == "flows[0].receiver.timout"
+    doc["flow"][0]["receiver"] = {"timeout": "1ms"}
+    with pytest.raises(tcpsim.ScenarioError, match="missing key 'kind'"):
+        Scenario.from_dict(doc)
+
+
+def test_flow_class_of_each_agent():
+    assert tcpsim.flow_class("cbr") is CbrFlow and tcpsim.flow_class("tcp") is TcpFlow
+    with pytest.raises(tcpsim.ScenarioError, match="did you mean 'cbr'"):
+        tcpsim.flow_class("cbrr")
+
+
+def test_objects_pickle():
+    import pickle
+
+    sc = small_dumbbell()
+    sc.flows[0].receiver = tcpsim.Model("delayed", timeout="40ms")
+    assert pickle.loads(pickle.dumps(sc)) == sc

@@ -201,7 +201,8 @@ def _spec(tmp_path, body: str, base: str) -> Path:
 
 @pytest.mark.parametrize("body, expected", [
     ('[sweep.grid]\n"dumbbell.bottleneck.queue.max_thh" = [30]\n',
-     ["myspec.toml", "'dumbbell.bottleneck.queue.max_thh' = 30", "unknown key 'max_thh'"]),
+     ["myspec.toml", "[sweep.grid] key 'dumbbell.bottleneck.queue.max_thh'",
+      "no queue discipline has a parameter 'max_thh'; did you mean 'max_th'?"]),
     ('[sweep.grid]\n"flow[5].recovery" = ["reno"]\n',
      ["myspec.toml", "'flow[5].recovery'", "index 5 is out of range", "has 2 elements"]),
     ('[sweep.grid]\n"simulation.duration.x" = [1]\n',
@@ -520,3 +521,48 @@ def test_example_spec_expands_and_validates(repo_root):
     sw = Sweep.from_spec(repo_root / "examples" / "sweep_red.toml")
     assert len(sw.runs()) == 36
     assert sw.name == "sweep_red"
+
+
+# ---------------------------------------------------------------------------- registry keys
+
+
+def _toml_of(sweep: Sweep, i: int = 0) -> dict:
+    return tomllib.loads(sweep.runs()[i].toml_text)
+
+
+@pytest.mark.parametrize("grid, message", [
+    ({"flow[0].max_windw": [10]}, "a flow has no key 'max_windw'; did you mean 'max_window'?"),
+    ({"dumbbell.bottleneck.queue.maxp": [0.1]}, "no queue discipline has a parameter 'maxp'; did you mean 'max_p'?"),
+    ({"flow[*].receiver.timout": ["1ms"]}, "did you mean 'timeout'?"),
+    # The base's flows use the default receiver, which has no timeout.
+    ({"flow[*].receiver.timeout": ["40ms"]},
+     "'timeout' is a parameter of TCP receiver 'delayed', but 'flow[*].receiver' is 'every_packet' in the base"),
+    # The base's access queue is the default DropTail.
+    ({"dumbbell.access.queue.max_p": [0.2]}, "'dumbbell.access.queue' is 'droptail' in the base"),
+])
+def test_grid_keys_are_checked_against_the_registry(small_scenario, grid, message):
+    with pytest.raises(ScenarioError) as err:
+        Sweep(small_scenario, grid=grid, source="spec.toml")
+    assert str(err.value).startswith(f"spec.toml, [sweep.grid] key '{next(iter(grid))}': ")
+    assert message in str(err.value)
+
+
+def test_a_grid_that_also_chooses_the_model_may_set_its_parameters(small_scenario):
+    sw = Sweep(small_scenario, grid={"flow[*].receiver": ["delayed"], "flow[*].receiver.timeout": ["40ms", "1ms"]})
+    assert _toml_of(sw)["flow"][0]["receiver"] == {"kind": "delayed", "timeout": "40ms"}
+
+
+def test_a_model_named_in_the_base_takes_parameters(small_scenario):
+    base = small_scenario.replace('recovery = "reno"', 'recovery = "reno"\nreceiver = "delayed"')
+    sw = Sweep(base, grid={"flow[0].receiver.timeout": ["40ms", "200ms"]})
+    assert _toml_of(sw, 1)["flow"][0]["receiver"] == {"kind": "delayed", "timeout": "200ms"}
+
+
+def test_parameters_of_a_defaulted_model_apply_to_the_model_in_effect(small_scenario):
+    # No access queue in the base: the default DropTail gets the limit.
+    sw = Sweep(small_scenario, grid={"dumbbell.access.queue.limit": ["10p", "20p"]})
+    assert _toml_of(sw)["dumbbell"]["access"]["queue"] == {"kind": "droptail", "limit": "10p"}
+    # No queue_reverse: it is the forward queue (RED here), with the parameter changed.
+    sw = Sweep(small_scenario, grid={"dumbbell.bottleneck.queue_reverse.max_p": [0.2]})
+    reverse = _toml_of(sw)["dumbbell"]["bottleneck"]["queue_reverse"]
+    assert reverse == {"kind": "red", "limit": "50p", "min_th": 5, "max_th": 15, "max_p": 0.2}

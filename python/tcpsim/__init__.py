@@ -14,7 +14,8 @@ pandas DataFrames, stores them as Parquet, draws plots (`tcpsim.plots`) and prov
 from ._core import ScenarioError, __version__
 from .api import read_scenario, run, validate
 from .results import SCHEMAS, TABLES, Results, load_results
-from . import analysis, metrics
+from . import analysis, metrics, models
+from .models import Model
 from .analysis import aggregate, window
 from .scenario import (
     RED,
@@ -27,6 +28,7 @@ from .scenario import (
     Monitor,
     Scenario,
     TcpFlow,
+    flow_class,
 )
 from .sweep import Sweep, load_sweep, run_sweep
 
@@ -38,6 +40,7 @@ __all__ = [
     "Dumbbell",
     "Link",
     "LinkSpec",
+    "Model",
     "Monitor",
     "Scenario",
     "Sweep",
@@ -46,6 +49,8 @@ __all__ = [
     "analysis",
     "load_sweep",
     "metrics",
+    "models",
+    "flow_class",
     "run_sweep",
     "window",
     "ScenarioError",

@@ -24,6 +24,10 @@ examples:
         run a parameter sweep (grid x seeds) on all cores; see docs/sweeps.md
   tcpsim sweep examples/sweep_red.toml --scheduler tcp://127.0.0.1:8786
         the same sweep on a Dask cluster
+  tcpsim models
+        every congestion control, recovery, receiver, queue, agent and error model
+  tcpsim models red
+        one model: its parameters with defaults, units, ranges and sources, and an example
 
 exit status: 0 success, 1 other failure, 2 invalid scenario or usage error.
 The scenario format is described in docs/scenario.md.
@@ -107,8 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "default) or the 95%% confidence interval of the mean (ci95)")
 
     from .sweep import add_cli as add_sweep_cli
+    from .models_cli import add_cli as add_models_cli
 
     add_sweep_cli(sub)
+    add_models_cli(sub)
     return parser
 
 
@@ -130,6 +136,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _cmd_validate(args)
         if args.command == "plot":
             return _cmd_plot(args)
+        if args.command == "models":
+            from .models_cli import cli_main as models_main
+
+            return models_main(args)
         if args.command == "sweep":
             from .sweep import cli_main as sweep_main
 

@@ -23,9 +23,17 @@ Conventions:
 - Quantities with units are strings exactly as in the file: ``"10Mbps"``, ``"40ms"``,
   ``"1000B"``, ``"250p"``. Unit-less quantities (counts, packets, probabilities) are
   numbers.
+- The models and their parameters come from the core's registry (`tcpsim.models`):
+  each flow class (`TcpFlow`, `CbrFlow`, one per registered agent) has one field per
+  parameter of its agent, links one field per model key (``queue``, ``queue_reverse``,
+  ...), and a model key takes a name (``cc="reno"``), a dict
+  (``{"kind": "delayed", "timeout": "40ms"}``) or a `Model` (``Model("red", min_th=20)``,
+  `RED`, `DropTail`). A model added to the core is accepted here without an edit.
+  Names are checked on construction and assignment (with the closest valid name);
+  values by the core when the scenario is validated.
 - A field left at ``None`` (or an empty list) is *not written* to the TOML, so the Rust
-  core's default applies. The defaults live in one place, the core, and are listed in
-  ``docs/scenario.md``; this module never repeats them.
+  core's default applies. The defaults live in one place, the core's registry (``tcpsim
+  models``); this module never repeats them.
 - ``from`` is a Python keyword, so links and flows call it ``from_`` (the TOML key stays
   ``from``).
 - Checking is done by the core: `Scenario.validate` turns the scenario into TOML and
@@ -37,15 +45,19 @@ Conventions:
 from __future__ import annotations
 
 import dataclasses
+import functools
+import keyword
 import math
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, ClassVar, Dict, List, Optional, Sequence, Union
 
 from ._toml import toml_key as _toml_key, toml_string as _toml_string
 from . import _core
+from . import models as _models
+from .models import Model
 from .api import read_scenario
 from .api import run as _run
 
@@ -63,10 +75,12 @@ __all__ = [
     "Scenario",
     "Link",
     "LinkSpec",
+    "Model",
     "DropTail",
     "RED",
     "TcpFlow",
     "CbrFlow",
+    "flow_class",
     "Dumbbell",
     "Chain",
     "Monitor",
@@ -77,19 +91,28 @@ __all__ = [
 
 
 class _Table:
-    """Common behaviour of the scenario tables: TOML key mapping, dict conversion and a
-    repr that shows only the fields that are set."""
-
-    #: Python field name -> TOML key, where they differ.
-    _renamed: Dict[str, str] = {"from_": "from"}
+    """Common behaviour of the scenario tables: TOML key mapping, dict conversion, a
+    repr that shows only the fields that are set, and attribute names checked on
+    assignment (a misspelt field raises instead of being silently ignored)."""
 
     @classmethod
     def _toml_key(cls, name: str) -> str:
-        return cls._renamed.get(name, name)
+        # Python keywords get a trailing underscore: from_ is the TOML key "from".
+        if name.endswith("_") and keyword.iskeyword(name[:-1]):
+            return name[:-1]
+        return name
 
     @classmethod
     def _field_for_key(cls) -> Dict[str, str]:
         return {cls._toml_key(f.name): f.name for f in dataclasses.fields(cls)}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not name.startswith("_") and name not in self.__dataclass_fields__:  # type: ignore[attr-defined]
+            names = [f.name for f in dataclasses.fields(self)]
+            hint = _models.closest(name, names)
+            hint = f"; did you mean '{hint}'?" if hint else f"; its fields: {', '.join(names)}"
+            raise AttributeError(f"{type(self).__name__} has no field '{name}'{hint}")
+        object.__setattr__(self, name, value)
 
     def _is_set(self, f: dataclasses.Field) -> bool:
         value = getattr(self, f.name)
@@ -123,11 +146,7 @@ class _Table:
             if key in converted:
                 continue
             if key not in known:
-                raise _toml_error(
-                    f"{path}.{key}",
-                    f"unknown key '{key}'; expected one of "
-                    + ", ".join(f"'{k}'" for k in sorted(known)),
-                )
+                raise _toml_error(f"{path}.{key}", _unknown_key(key, sorted(known)))
             kwargs[known[key]] = value
         kwargs.update({known[k]: v for k, v in converted.items()})
         for f in dataclasses.fields(cls):
@@ -137,9 +156,17 @@ class _Table:
         return cls(**kwargs)
 
 
+def _unknown_key(key: str, allowed: List[str]) -> str:
+    """The core's wording: "unknown key 'x'; did you mean 'y'? Expected one of ..."."""
+    hint = _models.closest(key, allowed)
+    hint = f"; did you mean '{hint}'?" if hint else ";"
+    return f"unknown key '{key}'{hint} " + ("Expected" if hint.endswith("?") else "expected") + \
+        " one of " + ", ".join(f"'{k}'" for k in allowed)
+
+
 def _plain(value: Any) -> Any:
-    """Objects to TOML-shaped dicts/lists (queues become inline tables)."""
-    if isinstance(value, _Table):
+    """Objects to TOML-shaped dicts/lists (models become tables)."""
+    if isinstance(value, (_Table, Model)):
         return value.to_dict()
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
@@ -150,112 +177,140 @@ def _listify(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-# --------------------------------------------------------------------------- queues
+def _registry_table(
+    class_name: str,
+    base: type,
+    required: Sequence[str],
+    optional: Sequence[str],
+    doc: str,
+) -> type:
+    """A scenario table class whose fields come (partly) from the registry: `required`
+    positional fields, then `optional` keyword fields, all ``None`` (unset) by default.
+    Unknown keywords raise `TypeError` naming the closest field."""
+    fields: List[Any] = [(n, Any) for n in required]
+    fields += [(n, Optional[Any], dataclasses.field(default=None)) for n in optional]
+    cls = dataclasses.make_dataclass(class_name, fields, bases=(base,), repr=False)
+    cls.__module__ = __name__
+    cls.__qualname__ = class_name
+    cls.__doc__ = doc
+    generated = cls.__init__
+    names = list(required) + list(optional)
+
+    @functools.wraps(generated)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        for key in kwargs:
+            if key not in names:
+                hint = _models.closest(key, names)
+                hint = f"; did you mean '{hint}'?" if hint else f"; its fields: {', '.join(names)}"
+                raise TypeError(f"{class_name}() got an unexpected keyword argument '{key}'{hint}")
+        generated(self, *args, **kwargs)
+
+    cls.__init__ = __init__  # type: ignore[misc]
+    return cls
 
 
-@dataclass(repr=False)
-class DropTail(_Table):
-    """``queue = { kind = "droptail", ... }``: tail drop at `limit` (``"50p"``, ``"30000B"``).
-
-    With a limit of N packets the queue holds N - 1 waiting packets plus the one being
-    transmitted (ns-2 semantics; see docs/scenario.md)."""
-
-    limit: Optional[str] = None
-
-    kind = "droptail"
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"kind": self.kind, **super().to_dict()}
+# --------------------------------------------------------------------------- models
 
 
-@dataclass(repr=False)
-class RED(_Table):
-    """``queue = { kind = "red", ... }``: ns-2.35 ``Queue/RED``.
+ModelLike = Union[str, Dict[str, Any], Model]
 
-    Thresholds are in packets (numbers); `limit` and `mean_packet_size` carry units.
-    Give `max_p` or `linterm` (max_p = 1/linterm), not both. Every unset field takes the
-    core's default (docs/scenario.md, "kind = red")."""
+DropTail = _models.helper(
+    "queue", "droptail", "DropTail",
+    '``queue = { kind = "droptail", ... }``: tail drop at `limit` (``"50p"``, ``"30000B"``).\n\n'
+    "With a limit of N packets the queue holds N - 1 waiting packets plus the one being\n"
+    "transmitted (ns-2 semantics; see docs/models/droptail.md).",
+)
+RED = _models.helper(
+    "queue", "red", "RED",
+    '``queue = { kind = "red", ... }``: ns-2.35 ``Queue/RED``.\n\n'
+    "Thresholds are in packets (numbers); `limit` and `mean_packet_size` carry units.\n"
+    "Give `max_p` or `linterm` (max_p = 1/linterm), not both. Every unset parameter takes\n"
+    "the core's default (docs/models/red.md).",
+)
 
-    limit: Optional[str] = None
-    min_th: Optional[Number] = None
-    max_th: Optional[Number] = None
-    weight: Optional[Number] = None
-    max_p: Optional[Number] = None
-    linterm: Optional[Number] = None
-    gentle: Optional[bool] = None
-    wait: Optional[bool] = None
-    mean_packet_size: Optional[str] = None
-    queue_in_bytes: Optional[bool] = None
-    bytes: Optional[bool] = None
-    ecn: Optional[bool] = None
-    use_mark_p: Optional[bool] = None
-    mark_p: Optional[Number] = None
-
-    kind = "red"
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"kind": self.kind, **super().to_dict()}
+#: Keys that select a model, per table scope, with their family (from the registry).
+_LINK_SLOTS = dict(_models.slot_keys("link"))
+_TCP_SLOTS = dict(_models.slot_keys("tcp_flow"))
+_SLOT_KEYS = set(_LINK_SLOTS) | set(_TCP_SLOTS)
 
 
-Queue = Union[DropTail, RED]
-QUEUE_KINDS = {"droptail": DropTail, "red": RED}
+def _model_from(value: Any, fam: _models.Family, path: str) -> ModelLike:
+    """A model key's value read from a scenario dict: a registered name (kept as the
+    string) or a table (a `Model`); names, kinds and parameter names checked against
+    the registry."""
+    if isinstance(value, str):
+        if _models.find(fam.id, value) is None:
+            raise _toml_error(path, _models.unknown_model_message(value, fam))
+        return value
+    if not isinstance(value, dict):
+        raise _toml_error(path, f'expected the name of a {fam.title} (a string such as "{_example_name(fam)}") or a table with kind = ...')
+    if "kind" not in value:
+        raise _toml_error(path, "missing key 'kind'")
+    spec = _models.find(fam.id, value["kind"]) if isinstance(value["kind"], str) else None
+    if spec is None:
+        raise _toml_error(f"{path}.kind", _models.unknown_model_message(str(value["kind"]), fam))
+    for key in value:
+        if key != "kind" and spec.param(key) is None:
+            raise _toml_error(f"{path}.{key}", _unknown_key(key, ["kind"] + spec.param_names))
+    return Model.from_dict(value, fam.id)
 
 
-def _queue_from_dict(data: Any, path: str) -> Queue:
-    if not isinstance(data, dict):
-        raise _toml_error(path, "expected a table, such as { kind = \"red\", limit = \"100p\" }")
-    kind = data.get("kind")
-    if kind not in QUEUE_KINDS:
-        raise _toml_error(f"{path}.kind", f"expected one of 'droptail', 'red', got {kind!r}")
-    rest = {k: v for k, v in data.items() if k != "kind"}
-    return QUEUE_KINDS[kind]._from_dict(rest, path)
+def _example_name(fam: _models.Family) -> str:
+    return fam.default or _models.models(fam.id)[0].name
+
+
+def _models_from(data: Dict[str, Any], path: str, slots: Dict[str, _models.Family]) -> Dict[str, ModelLike]:
+    return {key: _model_from(data[key], fam, f"{path}.{key}") for key, fam in slots.items() if key in data}
+
+
+def _check_model(value: Any, fam: _models.Family, path: str) -> None:
+    """Catches objects the TOML writer cannot express in a model key (the core checks
+    names and values)."""
+    if value is None or isinstance(value, (str, dict, Model)):
+        return
+    helpers = [c.__name__ + "(...)" for (f, _), c in _models._HELPERS.items() if f == fam.id]
+    raise _error(path, f'expected a {fam.title}: a name such as "{_example_name(fam)}", a dict '
+                       f'{{"kind": "{_example_name(fam)}", ...}} or Model(...)'
+                       + (f" ({', '.join(helpers)})" if helpers else "") + f", got {value!r}")
 
 
 # --------------------------------------------------------------------------- links
 
 
-@dataclass(repr=False)
-class LinkSpec(_Table):
-    """Rate, delay and queues of a generated link (`Dumbbell` bottleneck and access).
-
-    `queue` is the queue of the first-named → second-named direction and, unless
-    `queue_reverse` is given, of the reverse direction too."""
-
-    rate: str
-    delay: str
-    queue: Optional[Queue] = None
-    queue_reverse: Optional[Queue] = None
+class _LinkTable(_Table):
+    """Links and link templates: the model keys of links (``queue``, ``queue_reverse``
+    and any other the registry has) take a name, a dict or a `Model`."""
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any], path: str) -> "LinkSpec":
-        return cls._from_dict(data, path, **_queues_from(data, path))
+    def from_dict(cls, data: Dict[str, Any], path: str):
+        return cls._from_dict(data, path, **_models_from(data, path, _LINK_SLOTS))
+
+    def _check_models(self, path: str) -> None:
+        for key, fam in _LINK_SLOTS.items():
+            _check_model(getattr(self, key), fam, f"{path}.{key}")
 
 
-@dataclass(repr=False)
-class Link(_Table):
-    """``[[link]]``: a duplex point-to-point link between two declared nodes.
+_LINK_MODEL_DOC = (
+    "Model keys (from the registry): "
+    + ", ".join(f"`{k}` ({fam.title})" for k, fam in _LINK_SLOTS.items())
+    + '. Each takes a name (``"red"``), a dict (``{"kind": "red", "limit": "100p"}``) or a\n'
+    "`Model` (``RED(limit=\"100p\")``); a ``*_reverse`` key serves the reverse direction and\n"
+    "defaults to its forward twin."
+)
 
-    `queue` serves the ``from_ -> to`` direction (queue name ``"from->to"``) and the
-    reverse one unless `queue_reverse` is given."""
+LinkSpec = _registry_table(
+    "LinkSpec", _LinkTable, ["rate", "delay"], list(_LINK_SLOTS),
+    "Rate, delay and queues of a generated link (`Dumbbell` bottleneck and access).\n\n"
+    "`queue` is the queue of the first-named → second-named direction and, unless\n"
+    "`queue_reverse` is given, of the reverse direction too.\n\n" + _LINK_MODEL_DOC,
+)
 
-    from_: str
-    to: str
-    rate: str
-    delay: str
-    queue: Optional[Queue] = None
-    queue_reverse: Optional[Queue] = None
-
-    @classmethod
-    def from_dict(cls, data: Dict[str, Any], path: str) -> "Link":
-        return cls._from_dict(data, path, **_queues_from(data, path))
-
-
-def _queues_from(data: Dict[str, Any], path: str) -> Dict[str, Queue]:
-    return {
-        key: _queue_from_dict(data[key], f"{path}.{key}")
-        for key in ("queue", "queue_reverse")
-        if key in data
-    }
+Link = _registry_table(
+    "Link", _LinkTable, ["from_", "to", "rate", "delay"], list(_LINK_SLOTS),
+    "``[[link]]``: a duplex point-to-point link between two declared nodes.\n\n"
+    "`queue` serves the ``from_ -> to`` direction (queue name ``\"from->to\"``) and the\n"
+    "reverse one unless `queue_reverse` is given.\n\n" + _LINK_MODEL_DOC,
+)
 
 
 # --------------------------------------------------------------------------- generators
@@ -269,8 +324,8 @@ class Dumbbell(_Table):
     `access_delays`, one per pair, overrides `access.delay` on the source side."""
 
     pairs: int
-    bottleneck: LinkSpec
-    access: LinkSpec
+    bottleneck: Any
+    access: Any
     access_delays: Optional[List[str]] = None
 
     def __post_init__(self) -> None:
@@ -286,84 +341,86 @@ class Dumbbell(_Table):
         return cls._from_dict(data, path, **converted)
 
 
-@dataclass(repr=False)
-class Chain(_Table):
-    """``[chain]``: routers ``r0 .. r{n-1}`` in a line, every link alike."""
-
-    routers: int
-    rate: str
-    delay: str
-    queue: Optional[Queue] = None
-    queue_reverse: Optional[Queue] = None
-
-    @classmethod
-    def from_dict(cls, data: Dict[str, Any], path: str) -> "Chain":
-        return cls._from_dict(data, path, **_queues_from(data, path))
+Chain = _registry_table(
+    "Chain", _LinkTable, ["routers", "rate", "delay"], list(_LINK_SLOTS),
+    "``[chain]``: routers ``r0 .. r{n-1}`` in a line, every link alike.\n\n" + _LINK_MODEL_DOC,
+)
 
 
 # --------------------------------------------------------------------------- flows
 
+#: Keys of every ``[[flow]]`` that are not parameters of its agent: the core's
+#: ``FLOW_COMMON_KEYS`` (scenario/parse.rs).
+FLOW_COMMON_KEYS = ("name", "count", "from", "to", "type", "start", "start_spacing", "stop")
+#: Those that are fields besides from_ and to (the class gives the type).
+_FLOW_COMMON = [k for k in FLOW_COMMON_KEYS if k not in ("from", "to", "type")]
+#: The agent whose flows take the TCP model keys (cc, recovery, receiver).
+_TCP_AGENT = "tcp"
+_DEFAULT_AGENT = _models.family("agent").default
 
-@dataclass(repr=False)
-class TcpFlow(_Table):
-    """``[[flow]]`` with ``type = "tcp"``: a bulk transfer over TCP (ns-2 one-way
-    ``Agent/TCP``: sequence numbers and windows in packets).
 
-    With ``count = n`` the table stands for n flows; ``{i}`` in `name`, `from_` and `to`
-    becomes 0 .. n-1. Every unset field takes the core's default (docs/scenario.md)."""
+class _Flow(_Table):
+    """A ``[[flow]]``: the keys every flow has, plus the parameters of its agent (the
+    flow's ``type``) as the registry declares them."""
 
-    from_: str
-    to: str
-    name: Optional[str] = None
-    count: Optional[int] = None
-    start: Optional[str] = None
-    start_spacing: Optional[str] = None
-    stop: Optional[str] = None
-    recovery: Optional[str] = None
-    cc: Optional[str] = None
-    packet_size: Optional[str] = None
-    header_size: Optional[str] = None
-    ack_size: Optional[str] = None
-    initial_window: Optional[Number] = None
-    max_window: Optional[int] = None
-    initial_ssthresh: Optional[Number] = None
-    packets: Optional[int] = None
-    dupack_threshold: Optional[int] = None
-    limited_transmit: Optional[bool] = None
-    min_rto: Optional[str] = None
-    max_rto: Optional[str] = None
-    initial_rto: Optional[str] = None
-    clock_granularity: Optional[str] = None
-    receiver: Optional[Union[str, Dict[str, Any]]] = None
-    syn: Optional[bool] = None
-
-    type = "tcp"
+    #: The agent (registered name) of the class.
+    type: ClassVar[str] = ""
 
     def to_dict(self) -> Dict[str, Any]:
-        # "type" is left out: a flow without it is TCP.
-        return _flow_head(super().to_dict())
+        # A flow of the default agent is written without "type".
+        return _flow_head(super().to_dict(), None if self.type == _DEFAULT_AGENT else self.type)
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any], path: str):
+        slots = _TCP_SLOTS if cls.type == _TCP_AGENT else {}
+        return cls._from_dict(data, path, **_models_from(data, path, slots))
+
+    def _check_models(self, path: str) -> None:
+        if self.type == _TCP_AGENT:
+            for key, fam in _TCP_SLOTS.items():
+                _check_model(getattr(self, key), fam, f"{path}.{key}")
 
 
-@dataclass(repr=False)
-class CbrFlow(_Table):
-    """``[[flow]]`` with ``type = "cbr"``: constant bit rate over UDP (ns-2
-    ``Application/Traffic/CBR`` over ``Agent/UDP``)."""
+def _flow_class(spec: _models.ModelSpec, class_name: str, doc: str) -> type:
+    slots = list(_TCP_SLOTS) if spec.name == _TCP_AGENT else []
+    seen = {"from_", "to", *_FLOW_COMMON, *slots}
+    params = [p for p in spec.param_names if p not in seen]
+    python_names = [f"{p}_" if keyword.iskeyword(p) else p for p in params]
+    model_doc = ""
+    if slots:
+        model_doc = ("Model keys: " + ", ".join(f"`{k}` ({_TCP_SLOTS[k].title})" for k in slots)
+                     + ", each a name, a dict or a `Model`.\n\n")
+    cls = _registry_table(
+        class_name, _Flow, ["from_", "to"], _FLOW_COMMON + slots + python_names,
+        doc + "\n\nWith ``count = n`` the table stands for n flows; ``{i}`` in `name`, `from_` and\n"
+        "`to` becomes 0 .. n-1. Every unset field takes the core's default.\n\n"
+        + model_doc + _models.params_doc(spec),
+    )
+    cls.type = spec.name
+    return cls
 
-    from_: str
-    to: str
-    name: Optional[str] = None
-    count: Optional[int] = None
-    start: Optional[str] = None
-    start_spacing: Optional[str] = None
-    stop: Optional[str] = None
-    rate: Optional[str] = None
-    packet_size: Optional[str] = None
-    jitter: Optional[bool] = None
 
-    type = "cbr"
+def _class_name(agent: str) -> str:
+    return "".join(part.capitalize() for part in agent.split("_")) + "Flow"
 
-    def to_dict(self) -> Dict[str, Any]:
-        return _flow_head(super().to_dict(), self.type)
+
+#: Every registered agent -> its flow class (``TcpFlow``, ``CbrFlow``, ...).
+FLOW_TYPES: Dict[str, type] = {}
+for _spec in _models.models("agent"):
+    _name = _class_name(_spec.name)
+    FLOW_TYPES[_spec.name] = globals()[_name] = _flow_class(
+        _spec, _name, f'``[[flow]]`` with ``type = "{_spec.name}"``: {_spec.summary}.'
+    )
+
+TcpFlow = FLOW_TYPES["tcp"]
+CbrFlow = FLOW_TYPES["cbr"]
+
+
+def flow_class(agent: str) -> type:
+    """The flow class of a registered agent: ``flow_class("cbr") is CbrFlow``."""
+    if agent not in FLOW_TYPES:
+        raise _models.UnknownModelError(_models.unknown_model_message(agent, _models.family("agent")))
+    return FLOW_TYPES[agent]
 
 
 def _flow_head(d: Dict[str, Any], kind: Optional[str] = None) -> Dict[str, Any]:
@@ -374,17 +431,13 @@ def _flow_head(d: Dict[str, Any], kind: Optional[str] = None) -> Dict[str, Any]:
     return {**head, **d}
 
 
-Flow = Union[TcpFlow, CbrFlow]
-FLOW_TYPES = {"tcp": TcpFlow, "cbr": CbrFlow}
-
-
-def _flow_from_dict(data: Any, path: str) -> Flow:
+def _flow_from_dict(data: Any, path: str):
     data = _table(data, path)
-    kind = data.get("type", "tcp")
+    kind = data.get("type", _DEFAULT_AGENT)
     if kind not in FLOW_TYPES:
-        raise _toml_error(f"{path}.type", f"expected one of 'tcp', 'cbr', got {kind!r}")
+        raise _toml_error(f"{path}.type", _models.unknown_model_message(str(kind), _models.family("agent")))
     rest = {k: v for k, v in data.items() if k != "type"}
-    return FLOW_TYPES[kind]._from_dict(rest, path)
+    return FLOW_TYPES[kind].from_dict(rest, path)
 
 
 # --------------------------------------------------------------------------- monitor
@@ -426,7 +479,7 @@ class Scenario(_Table):
     seed: Optional[int] = None
     nodes: List[str] = field(default_factory=list)
     links: List[Link] = field(default_factory=list)
-    flows: List[Flow] = field(default_factory=list)
+    flows: List[_Flow] = field(default_factory=list)
     dumbbell: Optional[Dumbbell] = None
     chain: Optional[Chain] = None
     monitor: Optional[Monitor] = None
@@ -549,16 +602,11 @@ class Scenario(_Table):
 
     def _check_types(self) -> None:
         """Catches objects the TOML writer cannot express (the core checks values)."""
-        def queue(q: Any, path: str) -> None:
-            if q is not None and not isinstance(q, (DropTail, RED)):
-                raise _error(path, f"expected DropTail(...) or RED(...), got {q!r}")
-
         def link_like(obj: Any, cls: type, path: str) -> None:
             if not isinstance(obj, cls):
                 raise _error(path, f"expected {cls.__name__}(...), got {obj!r}")
-            if hasattr(obj, "queue"):
-                queue(obj.queue, f"{path}.queue")
-                queue(obj.queue_reverse, f"{path}.queue_reverse")
+            if isinstance(obj, _LinkTable):
+                obj._check_models(path)
 
         for name, value in (("nodes", self.nodes), ("links", self.links), ("flows", self.flows)):
             if not isinstance(value, list):
@@ -566,8 +614,10 @@ class Scenario(_Table):
         for i, link in enumerate(self.links):
             link_like(link, Link, f"links[{i}]")
         for i, flow in enumerate(self.flows):
-            if not isinstance(flow, (TcpFlow, CbrFlow)):
-                raise _error(f"flows[{i}]", f"expected TcpFlow(...) or CbrFlow(...), got {flow!r}")
+            if not isinstance(flow, _Flow):
+                kinds = " or ".join(f"{c.__name__}(...)" for c in FLOW_TYPES.values())
+                raise _error(f"flows[{i}]", f"expected {kinds}, got {flow!r}")
+            flow._check_models(f"flows[{i}]")
         if self.dumbbell is not None:
             link_like(self.dumbbell, Dumbbell, "dumbbell")
             link_like(self.dumbbell.bottleneck, LinkSpec, "dumbbell.bottleneck")
@@ -703,7 +753,7 @@ def _dump_toml(doc: Dict[str, Any]) -> str:
         lines.append(f"[[{header}]]" if array else f"[{header}]")
         subtables = []
         for key, value in body.items():
-            if isinstance(value, dict) and key not in ("queue", "queue_reverse"):
+            if isinstance(value, dict) and key not in _SLOT_KEYS:
                 subtables.append((key, value))
             else:
                 lines.append(f"{_toml_key(key)} = {_toml_value(value, f'{path}.{key}')}")

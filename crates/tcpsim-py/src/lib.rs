@@ -3,9 +3,11 @@
 //! A deliberately thin layer: the Python package (`python/tcpsim/`) reads files, builds
 //! DataFrames, writes Parquet and draws plots; this module only
 //!
-//! - validates scenario text ([`validate_toml`]) and
+//! - validates scenario text ([`validate_toml`]),
 //! - runs it ([`run_toml`]), returning each result table as `{column: list}` and the
-//!   summary as JSON text.
+//!   summary as JSON text, and
+//! - hands over the registry of models ([`models_json`], [`model_markdown`]), which
+//!   `tcpsim models`, the docs generator and the scenario classes read.
 //!
 //! Rules it keeps:
 //!
@@ -150,11 +152,36 @@ fn run_toml<'py>(
     }
 }
 
+/// The registry of models as JSON text: `{"families": [...], "models": [...]}` with every
+/// model's name, summary, source and parameters (type, choices, unit, default — times in
+/// seconds, rates in bit/s, sizes in bytes, limits as "50p" —, default_toml, min, max,
+/// doc, source). See `tcpsim::registry::to_json`.
+#[pyfunction]
+fn models_json() -> String {
+    tcpsim::registry::to_json().to_string()
+}
+
+/// The Markdown parameter table of the model `name` of the family `family` (a family id
+/// such as "queue", "cc" or "agent", as in the JSON), as written in `docs/models/`.
+#[pyfunction]
+fn model_markdown(family: &str, name: &str) -> PyResult<String> {
+    use tcpsim::registry::{self, Family};
+    let fam = Family::ALL
+        .into_iter()
+        .find(|f| f.id() == family)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown model family {family:?}")))?;
+    registry::find(fam, name)
+        .map(registry::markdown_table)
+        .ok_or_else(|| PyValueError::new_err(format!("no {} named {name:?}", fam.title())))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_toml, m)?)?;
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(models_json, m)?)?;
+    m.add_function(wrap_pyfunction!(model_markdown, m)?)?;
     Ok(())
 }

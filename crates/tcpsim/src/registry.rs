@@ -51,6 +51,40 @@ impl Family {
         }
     }
 
+    /// The family's short name in `tcpsim models`, docs markers and Python
+    /// (`tcpsim models queue red`, `<!-- registry:queue/red -->`): the scenario key,
+    /// except that traffic agents (selected by a flow's `type`) are "agent".
+    pub fn id(self) -> &'static str {
+        match self {
+            Family::Agent => "agent",
+            f => f.key(),
+        }
+    }
+
+    /// Where a scenario selects a model of this family: "flow" (the `type` of a
+    /// `[[flow]]`), "tcp_flow" (a key of a TCP `[[flow]]`) or "link" (a key of a link
+    /// or link template, with a `<key>_reverse` twin for the reverse direction).
+    pub fn scope(self) -> &'static str {
+        match self {
+            Family::Agent => "flow",
+            Family::CongestionControl | Family::Recovery | Family::Receiver => "tcp_flow",
+            Family::Queue | Family::ErrorModel => "link",
+        }
+    }
+
+    /// The model a scenario gets when it names none; `None` when leaving the key out
+    /// means no model at all (a link without an error model loses nothing).
+    pub fn default_model(self) -> Option<&'static str> {
+        match self {
+            Family::Agent => Some(crate::tcp::agent::DEFAULT_AGENT),
+            Family::CongestionControl => Some(crate::tcp::agent::DEFAULT_CC),
+            Family::Recovery => Some(crate::tcp::agent::DEFAULT_RECOVERY),
+            Family::Receiver => Some(crate::tcp::agent::DEFAULT_RECEIVER),
+            Family::Queue => Some(crate::queue::DEFAULT_QUEUE),
+            Family::ErrorModel => None,
+        }
+    }
+
     /// A plain-words name for messages and docs.
     pub fn title(self) -> &'static str {
         match self {
@@ -202,12 +236,21 @@ pub struct Param {
     pub doc: &'static str,
     /// Where the default and the meaning come from.
     pub source: &'static str,
+    /// For a required parameter (no default): a valid value as written in a scenario,
+    /// for examples and docs.
+    pub example: &'static str,
 }
 
 impl Param {
     /// A parameter with a range that includes every value of its type.
     pub const fn new(name: &'static str, ty: ParamType, unit: &'static str, default: Value, doc: &'static str, source: &'static str) -> Param {
-        Param { name, ty, unit, default, range: None, doc, source }
+        Param { name, ty, unit, default, range: None, doc, source, example: "" }
+    }
+
+    /// A value to show in examples, for a parameter without a default.
+    pub const fn example(mut self, toml: &'static str) -> Param {
+        self.example = toml;
+        self
     }
 
     pub const fn range(mut self, min: f64, max: f64) -> Param {
@@ -474,7 +517,9 @@ impl ModelConfig {
     }
 }
 
-/// The registry as JSON (for `tcpsim models` and the Python front end).
+/// The registry as JSON (for `tcpsim models` and the Python front end): `families` (id,
+/// scenario key, title, scope, default model) in [`Family::ALL`] order, then `models` in
+/// registry order, each with its parameters.
 pub fn to_json() -> serde_json::Value {
     let models: Vec<serde_json::Value> = MODELS
         .iter()
@@ -494,6 +539,8 @@ pub fn to_json() -> serde_json::Value {
                         "max": p.range.map(|r| r.1),
                         "doc": p.doc,
                         "source": p.source,
+                        "required": required(m, p),
+                        "example_toml": p.example,
                     })
                 })
                 .collect();
@@ -507,7 +554,25 @@ pub fn to_json() -> serde_json::Value {
             })
         })
         .collect();
-    serde_json::json!({ "models": models })
+    let families: Vec<serde_json::Value> = Family::ALL
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "id": f.id(),
+                "key": f.key(),
+                "title": f.title(),
+                "scope": f.scope(),
+                "default": f.default_model(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "families": families, "models": models })
+}
+
+/// A parameter the scenario must give: no default, and the model's check rejects the
+/// defaults for it.
+pub fn required(spec: &'static ModelSpec, p: &Param) -> bool {
+    p.default == Value::Unset && (spec.check)(&spec.defaults()).is_err_and(|e| e.key == p.name)
 }
 
 /// A Markdown table of a model's parameters (for `docs/models/`).
@@ -515,6 +580,7 @@ pub fn markdown_table(spec: &ModelSpec) -> String {
     let mut out = String::from("| parameter | type | unit | default | range | meaning | source |\n|---|---|---|---|---|---|---|\n");
     for p in spec.params {
         let default = match &p.default {
+            Value::Unset if !p.example.is_empty() => format!("required, e.g. `{}`", p.example),
             Value::Unset => "(unset)".to_string(),
             v => format!("`{}`", v.to_toml()),
         };
@@ -561,10 +627,22 @@ mod tests {
             }
             // Defaults pass the model's check, unless it has a required parameter (no default).
             if let Err(e) = (m.check)(&m.defaults()) {
-                let required = m.param(e.key).is_some_and(|p| p.default == Value::Unset);
-                assert!(required, "{m:?} defaults fail their check: {e:?}");
+                let required = m.param(e.key).is_some_and(|p| p.default == Value::Unset && !p.example.is_empty());
+                assert!(required, "{m:?} defaults fail their check: {e:?} (a required parameter needs an example)");
             }
         }
+    }
+
+    #[test]
+    fn every_family_default_is_a_registered_model_of_that_family() {
+        for f in Family::ALL {
+            if let Some(name) = f.default_model() {
+                assert!(find(f, name).is_some(), "default {} '{name}' is not registered", f.title());
+            }
+        }
+        let json = to_json();
+        assert_eq!(json["families"].as_array().map(Vec::len), Some(Family::ALL.len()));
+        assert_eq!(json["families"][1]["default"], "reno");
     }
 
     #[test]

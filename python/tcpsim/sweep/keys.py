@@ -179,3 +179,130 @@ def _assign(doc: Dict[str, Any], key: str, steps: List[_Step], value: Any) -> No
             walked += f"[{idx}]"
             nxt = expanded
         containers = nxt
+
+
+# ============================================================================ model keys
+
+
+@dataclass(frozen=True)
+class _ModelKey:
+    """Where a key path meets a key that selects a model (``cc``, ``queue``, ...)."""
+
+    slot: int  # index of the step naming the model key
+    family: Any  # tcpsim.models.Family
+    param: Optional[str]  # the model parameter the path sets, if it sets exactly one
+
+
+def _model_key(steps: List[_Step]) -> Optional[_ModelKey]:
+    """``flow[*].cc.alpha`` -> (1, cc, "alpha"); ``dumbbell.bottleneck.queue.max_p`` ->
+    (2, queue, "max_p"); ``link[0].queue`` -> (1, queue, None). Model keys come from the
+    registry: those of TCP flows directly under ``flow``, those of links under
+    ``link``, ``dumbbell`` or ``chain``."""
+    from .. import models as reg
+
+    names = [s.name for s in steps]
+    slots = dict(reg.slot_keys("tcp_flow") if names[0] == "flow" else reg.slot_keys("link"))
+    if names[0] == "flow":
+        candidates = [1]
+    elif names[0] in ("link", "dumbbell", "chain"):
+        candidates = range(1, len(names))
+    else:
+        return None
+    for i in candidates:
+        if i < len(names) and names[i] in slots and not steps[i].indexes:
+            param = names[i + 1] if len(names) == i + 2 and not steps[i + 1].indexes else None
+            return _ModelKey(i, slots[names[i]], param)
+    return None
+
+
+def _containers(doc: Any, steps: List[_Step]) -> List[Dict[str, Any]]:
+    """The tables `steps` lead to in `doc` (indexes expanded), skipping what does not
+    fit (`_assign` reports that)."""
+    current = [doc]
+    for step in steps:
+        nxt = []
+        for c in current:
+            if not isinstance(c, dict) or step.name not in c:
+                continue
+            values = [c[step.name]]
+            for idx in step.indexes:
+                values = [x for v in values if isinstance(v, list)
+                          for x in (v if idx == "*" else v[idx:idx + 1])]
+            nxt.extend(values)
+        current = nxt
+    return [c for c in current if isinstance(c, dict)]
+
+
+def _model_in(table: Dict[str, Any], key: str, family: Any) -> Any:
+    """The model `key` of `table` selects: its value, the forward twin's for a missing
+    ``*_reverse`` link key, else the family's default name (None if it has none)."""
+    if key in table:
+        return table[key]
+    if key.endswith("_reverse") and key[: -len("_reverse")] in table:
+        return table[key[: -len("_reverse")]]
+    return family.default
+
+
+def promote_model_tables(doc: Dict[str, Any], steps: List[_Step]) -> None:
+    """Before setting a model parameter (``flow[0].cc.alpha``), turns the model key it
+    lies in into a table where the base has a name (``cc = "vegas"`` -> ``{ kind =
+    "vegas" }``) or nothing (the model in effect: the family default, or the forward
+    twin of a ``*_reverse`` key), so the parameter lands on the model in effect."""
+    mk = _model_key(steps)
+    if mk is None or mk.param is None or mk.param == "kind":
+        return
+    key = steps[mk.slot].name
+    for table in _containers(doc, steps[: mk.slot]):
+        current = table.get(key)
+        if isinstance(current, dict):
+            continue
+        model = _model_in(table, key, mk.family)
+        if isinstance(model, dict):
+            table[key] = copy.deepcopy(model)
+        elif isinstance(model, str):
+            table[key] = {"kind": model}
+
+
+def check_model_key(path: str, steps: List[_Step], base: Dict[str, Any], grid_paths: List[List[_Step]]) -> Optional[str]:
+    """What is wrong with grid key `path` by the registry, or None: a key a flow does
+    not have, a parameter no model of its family has, or one the model the base
+    selects does not have (unless the grid varies that model too). Values are left to
+    the core's validator."""
+    from .. import models as reg
+    from ..scenario import FLOW_COMMON_KEYS
+
+    names = [s.name for s in steps]
+    mk = _model_key(steps)
+    if mk is None:
+        if names[0] == "flow" and len(steps) == 2 and not steps[1].indexes:
+            allowed = list(FLOW_COMMON_KEYS) + [k for k, _ in reg.slot_keys("tcp_flow")]
+            allowed += [p for s in reg.models("agent") for p in s.param_names]
+            allowed = list(dict.fromkeys(allowed))
+            if names[1] not in allowed:
+                hint = reg.closest(names[1], allowed)
+                hint = f"; did you mean '{hint}'?" if hint else f"; a flow's keys: {', '.join(allowed)}"
+                return f"a flow has no key '{names[1]}'{hint}"
+        return None
+    fam, param = mk.family, mk.param
+    if param is None or param == "kind":
+        return None
+    owners = [s.name for s in reg.models(fam.id) if s.param(param) is not None]
+    if not owners:
+        known = list(dict.fromkeys(p for s in reg.models(fam.id) for p in s.param_names))
+        hint = reg.closest(param, known)
+        hint = f"; did you mean '{hint}'?" if hint else ""
+        return f"no {fam.title} has a parameter '{param}'{hint} (`tcpsim models {fam.id}` lists them)"
+    slot_names = names[: mk.slot + 1]
+    for other in grid_paths:
+        other_names = [s.name for s in other]
+        if other_names in (slot_names, slot_names + ["kind"]):
+            return None  # the grid chooses the model: the core checks each run
+    key = names[mk.slot]
+    where = ".".join(s.name + "".join(f"[{i}]" for i in s.indexes) for s in steps[: mk.slot + 1])
+    for table in _containers(base, steps[: mk.slot]):
+        model = _model_in(table, key, fam)
+        kind = model.get("kind") if isinstance(model, dict) else model
+        if isinstance(kind, str) and kind not in owners:
+            return (f"'{param}' is a parameter of {fam.title} {', '.join(repr(o) for o in owners)}, but "
+                    f"'{where}' is '{kind}' in the base scenario; set it there, or vary '{where}' in the grid too")
+    return None

@@ -20,7 +20,17 @@ from .. import _core
 from .._core import ScenarioError
 from ..api import read_scenario
 from ..results import PathLike
-from .keys import _Step, _assign, _parse_path, _toml_value, _type_name, canonical_toml
+from .keys import (
+    _model_key,
+    _Step,
+    _assign,
+    _parse_path,
+    _toml_value,
+    _type_name,
+    canonical_toml,
+    check_model_key,
+    promote_model_tables,
+)
 
 _SPEC_SWEEP_KEYS = ("base", "grid", "seeds", "out", "name")
 
@@ -87,11 +97,16 @@ def _strip_line(message: str, name: str) -> str:
 
 def _related(column: str, key: str) -> bool:
     """Whether grid path `column` and the core's error key `key` lie on one path (one
-    is a prefix of the other; ``[*]`` matches any index)."""
+    is a prefix of the other; ``[*]`` matches any index). A parameter of a model
+    (``...queue.max_th``) stands for the whole model: a model's checks relate its
+    parameters (max_th > min_th), so every grid key of that model is involved."""
     try:
         a, b = _parse_path(column), _parse_path(key)
     except ValueError:
         return False
+    mk = _model_key(b)
+    if mk is not None and mk.param is not None:
+        b = b[: mk.slot + 1]
     for x, y in zip(a, b):
         if x.name != y.name:
             return False
@@ -164,6 +179,7 @@ class Sweep:
                 "use one of them"
             )
         self._check_base(base_is_text)
+        self._check_model_keys()
         self._check_paths()
         self._runs: Optional[List[Run]] = None
         self.runs()  # expands and validates every run now
@@ -307,6 +323,7 @@ class Sweep:
         paths, steps, _ = entry
         for p, st, v in zip(paths, steps, row):
             try:
+                promote_model_tables(doc, st)
                 _assign(doc, p, st, v)
             except ValueError as e:
                 raise ScenarioError(f"{self.source}, [sweep.grid] key '{p}': {e}") from None
@@ -332,6 +349,17 @@ class Sweep:
                 _core.validate_toml(canonical_toml(self.base), label)
             except ScenarioError as e:
                 raise ScenarioError(_strip_line(str(e), label)) from None
+
+    def _check_model_keys(self) -> None:
+        """Grid keys against the registry of models: a flow key, or a parameter of the
+        model a ``cc``/``queue``/... key selects (``flow[*].cc.alpha``,
+        ``dumbbell.bottleneck.queue.max_p``), must exist; the message names the closest."""
+        all_steps = [st for _, steps, _ in self._entries for st in steps]
+        for paths, steps, _ in self._entries:
+            for p, st in zip(paths, steps):
+                problem = check_model_key(p, st, self.base, all_steps)
+                if problem:
+                    raise ScenarioError(f"{self.source}, [sweep.grid] key '{p}': {problem}")
 
     def _check_paths(self) -> None:
         """Each grid value alone on the base: a key path that does not fit the base (an

@@ -13,6 +13,9 @@ pub use droptail::{DropTail, DropTailParams};
 pub use drr::{Drr, DrrParams};
 pub use red::{Red, RedParams};
 
+/// The queue of a link that names none (ns-2 `duplex-link ... DropTail`).
+pub const DEFAULT_QUEUE: &str = "droptail";
+
 use crate::engine::{Dur, PacketId, PacketKind, SimTime};
 use std::collections::VecDeque;
 

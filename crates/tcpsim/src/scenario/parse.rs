@@ -6,7 +6,8 @@ use super::units::{self, parse_rate, parse_time};
 use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
 use crate::app::CbrParams;
 use crate::registry::{self, Family, ModelConfig};
-use crate::tcp::agent::{DEFAULT_CC, DEFAULT_RECEIVER, DEFAULT_RECOVERY};
+use crate::queue::DEFAULT_QUEUE;
+use crate::tcp::agent::{DEFAULT_AGENT, DEFAULT_CC, DEFAULT_RECEIVER, DEFAULT_RECOVERY};
 use crate::tcp::TcpParams;
 use std::collections::{HashMap, HashSet};
 
@@ -271,7 +272,7 @@ impl Builder {
         let spacing = s.quantity("start_spacing", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
         let stop = s.quantity("stop", parse_time, units::TIME_EXPECTED)?;
         let agents = registry::names(Family::Agent);
-        let kind = s.choice("type", &agents)?.map_or("tcp".to_string(), |c| c.value);
+        let kind = s.choice("type", &agents)?.map_or(DEFAULT_AGENT.to_string(), |c| c.value);
         let kind = agent(s, &kind)?;
         s.finish()?;
         if let Some(stop) = stop {
@@ -418,9 +419,6 @@ fn selection(s: &Section, key: &str) -> Result<Selection, ScenarioError> {
         .map_err(|_| s.error(key, "expected \"all\", \"none\" or a list of names"))?
         .map_or(Selection::All, Selection::Named))
 }
-
-/// The queue of a link that names none (ns-2 `duplex-link ... DropTail`).
-const DEFAULT_QUEUE: &str = "droptail";
 
 /// A flow's agent (`type`) and, for TCP, its congestion control, recovery and receiver.
 fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {

@@ -126,6 +126,10 @@ impl TcpParams {
     }
 }
 
+/// The agent of a `[[flow]]` without `type` (most flows in the reference documents are
+/// TCP bulk transfers).
+pub const DEFAULT_AGENT: &str = "tcp";
+
 /// Models a TCP flow uses when the scenario names none (ns-2's `Agent/TCP/Newreno` with
 /// `Agent/TCPSink`, the most common pairing in the reference documents' scripts).
 pub const DEFAULT_CC: &str = "reno";

@@ -21,7 +21,8 @@ pub static SPEC: ModelSpec = ModelSpec {
     summary: "lose every packet (or a fraction) transmitted during given time windows, e.g. a 1 s handoff",
     source: "reference document 003 (handoff outage); ns-2.35 ErrorModel placement (errmodel.cc)",
     params: &[
-        Param::new("windows", T::TimeWindows, "s", V::Unset, "required: outage windows [[start, end], ...]; packets arriving at the link inside one are exposed", "reference document 003"),
+        Param::new("windows", T::TimeWindows, "s", V::Unset, "required: outage windows [[start, end], ...]; packets arriving at the link inside one are exposed", "reference document 003")
+            .example(r#"[["4s", "5s"]]"#),
         Param::new("fraction", T::Number, "", V::Number(1.0), "probability that an exposed packet is lost", "our option (1 = total outage)").range(0.0, 1.0),
     ],
     check,
