@@ -111,7 +111,7 @@ pub struct TcpState {
     pub rtt_range: (f64, f64),
     /// Send times of outstanding packets, kept when the congestion control asks.
     pub send_times: Option<SendTimes>,
-    /// ECN: the next packet carries CWR (ns-2 `cong_action_`).
+    /// The next packet carries CWR: the window was reduced (ns-2 `cong_action_`).
     pub cwr_pending: bool,
     /// ECN: the receiver answered the ECN offer of packet 0 (ns-2 `ect_`); until then an
     /// ECE flag is no congestion signal for window growth and timer back-off.
@@ -393,14 +393,14 @@ impl TcpState {
             CwndCut::ToReducedMayIdle => reduced,
             CwndCut::ToOne => 1.0,
         };
-        self.cwr_pending = self.params.ecn;
+        self.cwr_pending = true;
     }
 
     /// cwnd ← 1 with ssthresh kept (ns-2 `slowdown(CLOSE_CWND_ONE)`); the next packet
     /// carries CWR.
     pub fn close_cwnd_to_one(&mut self) {
         self.window.cwnd = 1.0;
-        self.cwr_pending = self.params.ecn;
+        self.cwr_pending = true;
     }
 
     /// The retransmission timer expired (ns-2 `TcpAgent::timeout`, restart_bugfix_ on).

@@ -13,9 +13,10 @@
 //!   1. Packets (ns-2 `output`): packet 0 (the SYN, or the first data packet without a
 //!      SYN) carries ECE and not ECT — the ECN offer; every other data packet carries
 //!      ECT(0), retransmissions too unless `ect_on_retransmit = false` (RFC 3168
-//!      §6.1.5). After any window reduction the next packet carries CWR, also a
-//!      retransmission unless `cwr_on_retransmit = false` (ns-2 `cong_action_`,
-//!      `SetCWRonRetransmit_`; RFC 3168 §6.1.2 says the next new data packet).
+//!      §6.1.5). After any window reduction (ECN, fast retransmit, timeout) the next
+//!      packet carries CWR, also a retransmission unless `cwr_on_retransmit = false`
+//!      (ns-2 `slowdown` sets `cong_action_`, `output` honours `SetCWRonRetransmit_`;
+//!      RFC 3168 §6.1.2 says the first new data packet).
 //!   2. The receiver answers the offer with ECE on the ACK of packet 0; the first ACK of
 //!      new data carrying ECE marks the peer ECN-capable (ns-2 `ect_`). Before that, ECE
 //!      does not stop window growth or end a timer back-off.
@@ -43,8 +44,8 @@
 //! Choices and deviations:
 //! - The ECN-branch timeout of rule 6 is counted in `timeouts` (a timer expiry with data
 //!   outstanding); ns-2's `nrexmit_` leaves it out.
-//! - CWR is only set by ECN senders; ns-2 sets its flag after every window reduction of
-//!   any sender, where it has no effect.
+//! - As in ns-2, every sender sets CWR after a window reduction, ECN-capable or not
+//!   (without ECT on its packets the flag has no effect on the receiver).
 //! - Not modelled: ns-2 `old_ecn_`/`ecn_burst_`, the sink's `ecn_syn_` (an ECN-capable
 //!   SYN-ACK; our ACKs are never ECN-capable), ECT(1) and the ECN nonce.
 
