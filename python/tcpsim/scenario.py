@@ -336,6 +336,9 @@ class TcpFlow(_Table):
     clock_granularity: Optional[str] = None
     receiver: Optional[Union[str, Dict[str, Any]]] = None
     syn: Optional[bool] = None
+    ecn: Optional[bool] = None
+    ect_on_retransmit: Optional[bool] = None
+    cwr_on_retransmit: Optional[bool] = None
 
     type = "tcp"
 
