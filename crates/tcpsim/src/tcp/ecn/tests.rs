@@ -89,6 +89,21 @@ fn the_answer_to_the_offer_is_not_a_congestion_signal() {
 }
 
 #[test]
+fn after_a_syn_timeout_the_answer_to_the_offer_is_responded_to() {
+    // ns-2 ecn(): "seqno > recover_ || last_cwnd_action_ == CWND_ACTION_TIMEOUT". After the
+    // SYN timed out the answer's ECE halves the one-packet window: ssthresh 2.
+    let mut s = TcpSender::new(TcpParams { syn: true, ..params("newreno") }, 0.0);
+    s.start(0);
+    take(&mut s);
+    s.on_timeout(ms(3000));
+    assert_eq!(seqs(&take(&mut s)), [0]);
+    ack(&mut s, 3100, 0, true);
+    assert_eq!(s.state.stats.ecn_reductions, 1);
+    assert_eq!(s.state.window.ssthresh, 2.0);
+    assert!(s.state.ecn_peer);
+}
+
+#[test]
 fn a_sender_without_ecn_ignores_ecn_echo() {
     let mut s = TcpSender::new(TcpParams { ecn: false, ..params("newreno") }, 0.0);
     s.start(0);
