@@ -21,15 +21,13 @@
 //!      new data carrying ECE marks the peer ECN-capable (ns-2 `ect_`). Before that, ECE
 //!      does not stop window growth or end a timer back-off.
 //!   3. Response (ns-2 `ecn(seqno)`, called for every ACK with ECE, new or duplicate,
-//!      before anything else): if ack > recover or the last window action was a timeout:
-//!        recover ← maxseq; last action ← ECN;
-//!        if cwnd ≤ 1: back the timer off if the previous response also found cwnd ≤ 1,
-//!                     else remember that it did (ns-2 `ecn_backoff_`);
-//!        ssthresh ← max(⌊W/2⌋, 2); cwnd ← W/2, even below 1: the sender then sends
-//!        nothing until the retransmission timer expires (RFC 3168 §6.1.2);
-//!        count it (`ecn_reductions`, ns-2 `necnresponses_`).
-//!      So at most one response per window of data: later echoes for packets sent
-//!      before the response are ignored.
+//!      before anything else): if ack > recover or the last window action was a timeout,
+//!      then recover ← maxseq and last action ← ECN; if cwnd ≤ 1, back the timer off if
+//!      the previous response also found cwnd ≤ 1, else remember that it did (ns-2
+//!      `ecn_backoff_`); ssthresh ← max(⌊W/2⌋, 2), cwnd ← W/2 even below 1 (the sender
+//!      then sends nothing until the retransmission timer expires, RFC 3168 §6.1.2);
+//!      count it (`ecn_reductions`, ns-2 `necnresponses_`). So at most one response per
+//!      window of data: later echoes for packets sent before the response are ignored.
 //!   4. An ACK of new data with ECE (peer ECN-capable) does not open the window (ns-2
 //!      `recv_newack_helper`; its `old_ecn_` switch, default off, is not implemented).
 //!      It does not end a timer back-off while an echo found cwnd ≤ 1 (ns-2 `newack`);
