@@ -15,7 +15,7 @@ from tcpsim import _core
 
 FLOW_COLUMNS = [
     "name", "type", "from", "to", "recovery", "cc", "start_s", "stop_s", "packets_sent",
-    "retransmits", "timeouts", "fast_retransmits", "packets_received", "unique_packets",
+    "retransmits", "timeouts", "fast_retransmits", "ecn_reductions", "packets_received", "unique_packets",
     "goodput_bytes", "goodput_bps", "throughput_bps", "drops", "rtt_samples", "rtt_mean_s",
     "rtt_min_s", "rtt_max_s", "final_cwnd",
 ]

@@ -52,7 +52,7 @@ def everything() -> Scenario:
     a dumbbell and a chain cannot share a scenario, both declare r1 and r2)."""
     red = RED(
         limit="60p", min_th=5, max_th=15.5, weight=0.002, linterm=10, gentle=False, wait=True,
-        mean_packet_size="1000B", queue_in_bytes=True, bytes=False, ecn=False,
+        mean_packet_size="1000B", queue_in_bytes=True, bytes=False, ecn=True,
         use_mark_p=False, mark_p=0.2,
     )
     return Scenario(
@@ -71,7 +71,7 @@ def everything() -> Scenario:
                 ack_size="40B", initial_window=1, max_window=50, initial_ssthresh=30.5,
                 packets=1000, dupack_threshold=3, limited_transmit=True, min_rto="200ms",
                 max_rto="60s", initial_rto="3s", clock_granularity="10ms", receiver={"kind": "delayed", "timeout": "100ms"},
-                syn=True,
+                syn=True, ecn=True, ect_on_retransmit=False, cwr_on_retransmit=False,
             ),
             TcpFlow("a", "r{i}", name="bulk{i}", count=2, start_spacing="10ms"),
             CbrFlow("b", "a", name="voice", count=1, start="0.2s", start_spacing="0s", stop="1s",
@@ -127,6 +127,7 @@ def test_every_field_is_written_and_the_core_accepts_it():
     flow = doc["flow"][0]
     assert flow["from"] == "a" and "from_" not in flow
     assert flow["limited_transmit"] is True and flow["syn"] is True
+    assert flow["ecn"] is True and flow["ect_on_retransmit"] is False
     assert doc["flow"][2]["type"] == "cbr"
     assert "type" not in doc["flow"][0]
     assert doc["link"][1]["queue"]["kind"] == "red"

@@ -256,7 +256,8 @@ def jain(values: Iterable[float]) -> float:
 
 #: Whole-run counters summed per group when the table has them.
 _COUNTERS = (
-    "goodput_bytes", "packets_sent", "retransmits", "timeouts", "fast_retransmits", "drops",
+    "goodput_bytes", "packets_sent", "retransmits", "timeouts", "fast_retransmits",
+    "ecn_reductions", "drops",
 )
 
 
@@ -284,7 +285,7 @@ def aggregate(
     - ``share``: the group's fraction of the total of `value` over all groups;
     - ``jain``: Jain's fairness index of `value` among the group's flows;
     - the sums of ``goodput_bytes``, ``packets_sent``, ``retransmits``, ``timeouts``,
-      ``fast_retransmits``, ``drops`` where the table has them.
+      ``fast_retransmits``, ``ecn_reductions``, ``drops`` where the table has them.
 
     NaN values (flows the monitor did not sample) are left out of sums, means and
     ``jain``, but are counted in ``flows``.

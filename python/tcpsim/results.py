@@ -38,6 +38,7 @@ SCHEMAS: Dict[str, Dict[str, str]] = {
         "name": "str", "type": "str", "from": "str", "to": "str", "recovery": "str",
         "cc": "str", "start_s": "float64", "stop_s": "float64", "packets_sent": "int64",
         "retransmits": "int64", "timeouts": "int64", "fast_retransmits": "int64",
+        "ecn_reductions": "int64",
         "packets_received": "int64", "unique_packets": "int64", "goodput_bytes": "int64",
         "goodput_bps": "float64", "throughput_bps": "float64", "drops": "int64",
         "rtt_samples": "int64", "rtt_mean_s": "float64", "rtt_min_s": "float64",

@@ -26,6 +26,12 @@ DRR Queue/DRR (blimit_ 52000, quantum_ 250, buckets_ 10), 4 NewReno flows with R
     24-72 ms + a 6 Mb/s CBR flow: each TCP flow's goodput 2 %, aggregate 1 %, CBR
     packets 1 %; drops per flow (flow monitor by fid_) 15 % for TCP, 1 % for CBR;
     bottleneck drops 2 %; Jain's index 0.01.
+ECN case F's RED marking (setbit_ true), 8 ECN NewReno flows; means over seeds 1-3 on
+    both sides: goodput 2 %, CE marks 10 %, ECN responses 10 %, drops 15 %,
+    retransmissions 25 %, timeouts +-3, Jain's index 0.03.
+ECN1 40 ECN NewReno flows with windows around one packet (responses at cwnd <= 1),
+    mark_p_ 1.0; means over seeds 1-3: goodput 2 %, marks 10 %, responses 10 %,
+    drops 15 %, retransmissions 25 %, Jain's index 0.05.
 
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
@@ -37,7 +43,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
-    python validation/ns2/harness.py C|D1|D2|E|F|DRR [--seconds S]
+    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1 [--seconds S]
 
 Standard library only.
 """
@@ -406,7 +412,7 @@ def case_b1(seconds: float = 60.0, scenario: Path = B1_TOML, detail: bool = True
     return res
 
 
-# --------------------------------------------------------------------------- cases C, D1, D2, E, F
+# --------------------------------------------------------------------------- cases C, D1, D2, E, F, ECN, ECN1
 #
 # Their Tcl scripts source lib.tcl and print one "flow I ..." line per TCP flow, one
 # "cbr I ..." line per CBR flow and one "queue FROM->TO ..." line per monitored link
@@ -419,6 +425,8 @@ CASE_D2_TCL, CASE_D2_TOML = HERE / "case_d2.tcl", HERE / "case_d2.toml"
 CASE_E_TCL, CASE_E_TOML = HERE / "case_e.tcl", HERE / "case_e.toml"
 CASE_F_TCL, CASE_F_TOML = HERE / "case_f.tcl", HERE / "case_f.toml"
 CASE_DRR_TCL, CASE_DRR_TOML = HERE / "case_drr.tcl", HERE / "case_drr.toml"
+CASE_ECN_TCL, CASE_ECN_TOML = HERE / "case_ecn.tcl", HERE / "case_ecn.toml"
+CASE_ECN1_TCL, CASE_ECN1_TOML = HERE / "case_ecn1.tcl", HERE / "case_ecn1.toml"
 
 BOTTLENECK = "r1->r2"
 REVERSE = "r2->r1"
@@ -488,11 +496,13 @@ def ns2_case_metrics(script: Path, seconds: float, seed: int = 1,
     m["retransmits"] = sum(f["rexmit_pkts"] for f in flows)
     m["timeouts"] = sum(f["timeouts"] for f in flows)
     m["fast_retransmits"] = sum(f["cwnd_cuts"] - f["timeouts"] for f in flows)
+    m["ecn_responses"] = sum(f.get("ecn_responses", 0.0) for f in flows)
     bn = qs[BOTTLENECK]
     m["bottleneck_arrivals"] = bn["arrivals"]
     m["bottleneck_drops"] = bn["drops"]
     m["bottleneck_early_drops"] = bn["early_drops"]
     m["bottleneck_overflow_drops"] = bn["drops"] - bn["early_drops"]
+    m["bottleneck_marks"] = bn.get("marks", 0.0)
     m["reverse_arrivals"] = qs[REVERSE]["arrivals"]
     if out["cbr"]:
         m["cbr_rx_pkts"] = sum(c["rx_pkts"] for c in out["cbr"])
@@ -518,11 +528,13 @@ def tcpsim_case_metrics(run: TcpsimRun, seconds: float, fid_drops: bool = False)
     m["retransmits"] = sum(_num(f, "retransmits") for f in tcp)
     m["timeouts"] = sum(_num(f, "timeouts") for f in tcp)
     m["fast_retransmits"] = sum(_num(f, "fast_retransmits") for f in tcp)
+    m["ecn_responses"] = sum(_num(f, "ecn_reductions") for f in tcp)
     bn = queue_row(run, BOTTLENECK)
     m["bottleneck_arrivals"] = _num(bn, "arrivals")
     m["bottleneck_early_drops"] = _num(bn, "early_drops")
     m["bottleneck_overflow_drops"] = _num(bn, "overflow_drops")
     m["bottleneck_drops"] = m["bottleneck_early_drops"] + m["bottleneck_overflow_drops"]
+    m["bottleneck_marks"] = _num(bn, "marks")
     m["reverse_arrivals"] = _num(queue_row(run, REVERSE), "arrivals")
     if cbr:
         m["cbr_rx_pkts"] = sum(_num(f, "unique_packets") for f in cbr)
@@ -584,6 +596,7 @@ def run_case(name: str, tcl: Path, toml: Path, seconds: float, default_seconds: 
 
     def brief(m: dict[str, float]) -> str:
         keys = ["delivered_pkts", "bottleneck_drops", "bottleneck_early_drops",
+                "bottleneck_marks", "ecn_responses", "retransmits",
                 "fast_retransmits", "timeouts", "cbr_rx_pkts", "jain"]
         flows = [m[k] for k in sorted(m) if k.startswith("flow") and k.endswith("_pkts")]
         s = " ".join(f"{k}={m[k]:.6g}" for k in keys if k in m)
@@ -701,8 +714,51 @@ def case_drr(seconds: float = 60.0) -> CaseResult:
     return CaseResult(_label("DRR", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+def case_ecn(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
+             tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
+    """Case ECN, eight ECN-capable NewReno flows over a marking RED queue, means over
+    ``ns_seeds`` and ``tcpsim_seeds``: aggregate goodput 2 %, CE marks 10 %, ECN
+    responses 10 %, bottleneck drops 15 %, retransmissions 25 %, timeouts +-3
+    (absolute), Jain's index 0.03 (absolute). ns-2's ``fast_retransmits``
+    (``ncwndcuts1_ - nrexmit_``) also counts ECN responses, so it is not compared."""
+    ns, ts, nw, tw, notes = run_case("ECN", CASE_ECN_TCL, CASE_ECN_TOML, seconds, 60.0,
+                                     ns_seeds=ns_seeds, tcpsim_seeds=tcpsim_seeds)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_marks", ns["bottleneck_marks"], ts["bottleneck_marks"], "rel", 0.10),
+        Check("ecn_responses", ns["ecn_responses"], ts["ecn_responses"], "rel", 0.10),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.15),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.25),
+        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 3),
+        Check("jain", ns["jain"], ts["jain"], "abs", 0.03),
+    ]
+    return CaseResult(_label("ECN", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
+def case_ecn1(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
+              tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
+    """Case ECN1, forty ECN-capable NewReno flows with windows around one packet (ECN
+    responses at cwnd <= 1, timer-paced sending), means over the seeds: aggregate
+    goodput 2 %, CE marks 10 %, ECN responses 10 %, bottleneck drops 15 %,
+    retransmissions 25 %, Jain's index 0.05 (absolute). Timeouts are not compared:
+    tcpsim counts the timer expiries after an ECN response that ns-2's ``nrexmit_``
+    leaves out (about 11 per run here)."""
+    ns, ts, nw, tw, notes = run_case("ECN1", CASE_ECN1_TCL, CASE_ECN1_TOML, seconds, 60.0,
+                                     ns_seeds=ns_seeds, tcpsim_seeds=tcpsim_seeds)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_marks", ns["bottleneck_marks"], ts["bottleneck_marks"], "rel", 0.10),
+        Check("ecn_responses", ns["ecn_responses"], ts["ecn_responses"], "rel", 0.10),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.15),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.25),
+        Check("jain", ns["jain"], ts["jain"], "abs", 0.05),
+    ]
+    return CaseResult(_label("ECN1", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
-               "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0)}
+               "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
+               "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0)}
 
 
 # --------------------------------------------------------------------------- command line

@@ -1,15 +1,16 @@
-# Helpers shared by the differential cases C, D1, D2, E and F (sourced by case_*.tcl).
+# Helpers shared by the differential cases C, D1, D2, E, F and ECN (sourced by case_*.tcl).
 #
 # Every case script prints, at its end time:
-#   flow I bytes=.. data_pkts=.. rexmit_pkts=.. timeouts=.. cwnd_cuts=.. cwnd=..
+#   flow I bytes=.. data_pkts=.. rexmit_pkts=.. timeouts=.. cwnd_cuts=.. ecn_responses=.. cwnd=..
 #                                           one line per TCP flow (TCPSink bytes_ and the
 #                                           Agent/TCP counters ndatapack_, nrexmitpack_,
-#                                           nrexmit_, ncwndcuts1_, cwnd_)
+#                                           nrexmit_, ncwndcuts1_, necnresponses_, cwnd_)
 #   cbr I rx_pkts=.. rx_bytes=.. lost=..    one line per CBR flow (Agent/LossMonitor)
-#   queue FROM->TO arrivals=.. departures=.. drops=.. early_drops=..
+#   queue FROM->TO arrivals=.. departures=.. drops=.. early_drops=.. marks=..
 #                                           one line per monitored link direction
 #                                           (QueueMonitor/ED: pdrops_ counts every drop,
-#                                           epdrops_ the RED early drops among them)
+#                                           epdrops_ the RED early drops among them,
+#                                           pmarks_ the departures carrying ECT and CE)
 #   fid F FROM->TO arrivals=.. departures=.. drops=..
 #                                           one line per fid_ seen on a link direction
 #                                           watched with monitor_link_flows (flow monitor)
@@ -18,7 +19,9 @@
 # Monitors draw no random numbers, so they do not change the run.
 #
 # ncwndcuts1_ counts slowdown() calls with data outstanding: every fast retransmit and
-# every timeout that halves ssthresh (nrexmit_); fast retransmits = cwnd_cuts - timeouts.
+# every timeout that halves ssthresh (nrexmit_); fast retransmits = cwnd_cuts - timeouts
+# without ECN. With ECN it also counts each ECN response (necnresponses_) and the window
+# cuts to one packet after a response (a timeout, or Tahoe's third duplicate ACK).
 
 # Parse "SECONDS SEED TRACEFILE" (all optional) into the globals T, SEED and TRACE.
 # SEED 1 is ns-2's default ($defaultRNG seed 1), so it is only applied when different.
@@ -80,7 +83,7 @@ proc report_fid_flows {} {
 }
 
 proc report_tcp {i src snk} {
-    puts "flow $i bytes=[$snk set bytes_] data_pkts=[$src set ndatapack_] rexmit_pkts=[$src set nrexmitpack_] timeouts=[$src set nrexmit_] cwnd_cuts=[$src set ncwndcuts1_] cwnd=[$src set cwnd_]"
+    puts "flow $i bytes=[$snk set bytes_] data_pkts=[$src set ndatapack_] rexmit_pkts=[$src set nrexmitpack_] timeouts=[$src set nrexmit_] cwnd_cuts=[$src set ncwndcuts1_] ecn_responses=[$src set necnresponses_] cwnd=[$src set cwnd_]"
 }
 
 proc report_cbr {i lm} {
@@ -90,7 +93,7 @@ proc report_cbr {i lm} {
 proc report_queues {} {
     foreach e $::qmons {
         set qm [lindex $e 1]
-        puts "queue [lindex $e 0] arrivals=[$qm set parrivals_] departures=[$qm set pdepartures_] drops=[$qm set pdrops_] early_drops=[$qm set epdrops_]"
+        puts "queue [lindex $e 0] arrivals=[$qm set parrivals_] departures=[$qm set pdepartures_] drops=[$qm set pdrops_] early_drops=[$qm set epdrops_] marks=[$qm set pmarks_]"
     }
 }
 

@@ -426,3 +426,60 @@ fn drr_holds_an_aggressive_cbr_flow_to_its_fair_share() {
         assert!(*rate >= 0.9 * share, "TCP flow {i}: {rate} against a share of {share}: {tcp:?}");
     }
 }
+
+const DUMBBELL_ECN: &str = r#"
+[simulation]
+duration = "30s"
+seed = 1
+
+[dumbbell]
+pairs = 8
+bottleneck = { rate = "10Mbps", delay = "20ms", queue = { kind = "red", limit = "100p", min_th = 10, max_th = 30, weight = 0.002, max_p = 0.1, ecn = true } }
+access = { rate = "100Mbps", delay = "2ms", queue = { kind = "droptail", limit = "50p" } }
+
+[[flow]]
+name = "tcp{i}"
+count = 8
+from = "s{i}"
+to = "d{i}"
+recovery = "newreno"
+max_window = 1000
+initial_ssthresh = 16
+start_spacing = "100ms"
+ecn = TCP_ECN
+"#;
+
+#[test]
+fn ecn_flows_over_red_are_marked_instead_of_dropped() {
+    // The same RED(ecn = true) bottleneck with ECN-capable and with plain NewReno flows.
+    // initial_ssthresh 16 keeps slow start from overflowing the 100-packet buffer, so
+    // every loss of the plain flows is RED's. With ECN, RED marks while p_b < mark_p
+    // (avg < max_th): early drops become marks, the flows halve without losing a packet,
+    // and retransmissions all but vanish; goodput stays the same (RFC 3168 §5, §6.1.2).
+    let ecn = run(&DUMBBELL_ECN.replace("TCP_ECN", "true"));
+    let plain = run(&DUMBBELL_ECN.replace("TCP_ECN", "false"));
+    let queue = |r: &RunResults, col: &str| {
+        let i = str_col(&r.queues, "queue").iter().position(|q| q == "r1->r2").expect("bottleneck queue");
+        i64_col(&r.queues, col)[i]
+    };
+    let sum = |r: &RunResults, col: &str| i64_col(&r.flows, col).iter().sum::<i64>();
+    let goodput = |r: &RunResults| f64_col(&r.flows, "goodput_bps").iter().sum::<f64>();
+
+    assert_eq!(queue(&plain, "marks"), 0, "plain flows are not ECN-capable: nothing to mark");
+    let plain_early = queue(&plain, "early_drops");
+    assert!(plain_early > 200, "RED should drop the plain flows early, dropped {plain_early}");
+
+    let (marks, early) = (queue(&ecn, "marks"), queue(&ecn, "early_drops"));
+    assert!(marks > 200, "RED should mark the ECN flows, marked {marks}");
+    assert!(early * 20 < plain_early, "ECN: {early} early drops vs {plain_early} without");
+    // At most one response per window, so fewer responses than marks, but many.
+    let responses = sum(&ecn, "ecn_reductions");
+    assert!(responses > marks / 2 && responses <= marks, "{responses} ECN responses for {marks} marks");
+    assert_eq!(sum(&plain, "ecn_reductions"), 0);
+
+    let (rtx_ecn, rtx_plain) = (sum(&ecn, "retransmits"), sum(&plain, "retransmits"));
+    assert!(rtx_ecn * 10 < rtx_plain, "retransmissions: {rtx_ecn} with ECN, {rtx_plain} without");
+    assert!(sum(&ecn, "timeouts") < sum(&plain, "timeouts"));
+    let (g_ecn, g_plain) = (goodput(&ecn), goodput(&plain));
+    assert!((g_ecn / g_plain - 1.0).abs() < 0.03, "goodput {g_ecn} with ECN, {g_plain} without");
+}

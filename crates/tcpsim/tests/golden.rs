@@ -73,3 +73,5 @@ golden!(ns2_case_d1, "validation/ns2/case_d1.toml", None);
 golden!(ns2_case_d2, "validation/ns2/case_d2.toml", None);
 golden!(ns2_case_e, "validation/ns2/case_e.toml", None);
 golden!(ns2_case_f, "validation/ns2/case_f.toml", None);
+golden!(ns2_case_ecn, "validation/ns2/case_ecn.toml", None);
+golden!(ns2_case_ecn1, "validation/ns2/case_ecn1.toml", None);

@@ -80,11 +80,6 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
     if matches!(p.limit, Limit::Packets(0)) || p.limit_bytes() == 0 {
         return Err(ParamError::new("limit", "a limit that can hold at least one packet"));
     }
-    if p.ecn {
-        // RED's marking is implemented, but no transport reacts to ECN echo yet:
-        // marking would silently turn into dropping.
-        return Err(ParamError::new("ecn", "false: ECN-capable TCP is not implemented yet, so RED would only drop"));
-    }
     Ok(())
 }
 

@@ -14,7 +14,7 @@ pub fn plan(scenario: &Scenario) -> Result<(), ScenarioError> {
 }
 
 use crate::app::CbrSource;
-use crate::engine::packet::{TCP_CWR};
+use crate::engine::packet::{TCP_CWR, TCP_ECE};
 use crate::engine::time::{self, SimTime};
 use crate::engine::{Ecn, EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
 use crate::monitor::trace::TraceOp;
@@ -411,6 +411,9 @@ impl<'s> Simulation<'s> {
         if out.ect {
             p.ecn = Ecn::Ect0;
         }
+        if out.ece {
+            p.tcp_flags |= TCP_ECE;
+        }
         if out.cwr {
             p.tcp_flags |= TCP_CWR;
         }
@@ -463,6 +466,7 @@ impl<'s> Simulation<'s> {
                     ect: p.ecn.capable(),
                     ce: p.ecn == Ecn::Ce,
                     cwr: p.tcp_flags & TCP_CWR != 0,
+                    ece: p.tcp_flags & TCP_ECE != 0,
                 };
                 let (delivered, action) = receiver.on_data(arrival);
                 // The SYN carries no payload.

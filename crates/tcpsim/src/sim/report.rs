@@ -46,7 +46,7 @@ fn flows_table(sim: &Simulation) -> Table {
     let mut flows = Table::new();
     let n = sc.flows.len();
     let mut cols: Vec<Vec<f64>> = vec![Vec::with_capacity(n); 9];
-    let mut ints: Vec<Vec<i64>> = vec![Vec::with_capacity(n); 9];
+    let mut ints: Vec<Vec<i64>> = vec![Vec::with_capacity(n); 10];
     let mut names = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (spec, f) in sc.flows.iter().zip(&sim.flows) {
         let stop = spec.stop.unwrap_or(end).min(end);
@@ -55,7 +55,7 @@ fn flows_table(sim: &Simulation) -> Table {
         names.0.push(spec.name.clone());
         names.2.push(sc.nodes[spec.from].clone());
         names.3.push(sc.nodes[spec.to].clone());
-        let (sent, rtx, timeouts, fast_rtx, received, unique, rtt) = match &f.endpoints {
+        let (sent, rtx, timeouts, fast_rtx, ecn, received, unique, rtt) = match &f.endpoints {
             Endpoints::Tcp { sender, receiver, .. } => {
                 let s = &sender.state.stats;
                 names.1.push("tcp".to_string());
@@ -68,13 +68,14 @@ fn flows_table(sim: &Simulation) -> Table {
                 } else {
                     (0, f64::NAN, f64::NAN, f64::NAN)
                 };
-                (s.packets_sent, s.retransmits, s.timeouts, s.fast_retransmits, receiver.packets_received, receiver.unique_packets - syn, rtt)
+                let unique = receiver.unique_packets - syn;
+                (s.packets_sent, s.retransmits, s.timeouts, s.fast_retransmits, s.ecn_reductions, receiver.packets_received, unique, rtt)
             }
             Endpoints::Cbr { source, packets_received } => {
                 names.1.push("cbr".to_string());
                 names.4.push(String::new());
                 names.5.push(String::new());
-                (source.packets_sent, 0, 0, 0, *packets_received, *packets_received, (0, f64::NAN, f64::NAN, f64::NAN))
+                (source.packets_sent, 0, 0, 0, 0, *packets_received, *packets_received, (0, f64::NAN, f64::NAN, f64::NAN))
             }
         };
         let goodput_bytes = unique * f.payload as u64;
@@ -82,7 +83,7 @@ fn flows_table(sim: &Simulation) -> Table {
             Endpoints::Tcp { sender, .. } => sender.state.window.cwnd,
             Endpoints::Cbr { .. } => f64::NAN,
         };
-        for (col, v) in ints.iter_mut().zip([sent, rtx, timeouts, fast_rtx, received, unique, goodput_bytes, f.drops, rtt.0]) {
+        for (col, v) in ints.iter_mut().zip([sent, rtx, timeouts, fast_rtx, ecn, received, unique, goodput_bytes, f.drops, rtt.0]) {
             col.push(v as i64);
         }
         for (col, v) in cols.iter_mut().zip([
@@ -114,6 +115,7 @@ fn flows_table(sim: &Simulation) -> Table {
     i64s(&mut flows, "retransmits", next_i());
     i64s(&mut flows, "timeouts", next_i());
     i64s(&mut flows, "fast_retransmits", next_i());
+    i64s(&mut flows, "ecn_reductions", next_i());
     i64s(&mut flows, "packets_received", next_i());
     i64s(&mut flows, "unique_packets", next_i());
     i64s(&mut flows, "goodput_bytes", next_i());

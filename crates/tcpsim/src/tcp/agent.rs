@@ -30,7 +30,9 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("clock_granularity", T::Time, "s", V::Time(10 * PS_PER_MS), "tick of RTT samples and RTO (ns-2 tcpTick_)", NS2),
         Param::new("packets", T::Integer, "packets", V::Unset, "packets to transfer; unset = unlimited (ns-2 FTP start)", "ns-2.35 Application/FTP").range(1.0, 4.6e18),
         Param::new("syn", T::Bool, "", V::Bool(true), "open with a header-only SYN as packet 0 and start data with initial_window once it is ACKed (ns-2 syn_ and delay_growth_)", NS2),
-        Param::new("ecn", T::Bool, "", V::Bool(false), "ECN-capable: set ECT on new data packets and halve cwnd at most once per window on ECN echo (ns-2 ecn_; RFC 3168 §6.1)", NS2),
+        Param::new("ecn", T::Bool, "", V::Bool(false), "ECN-capable TCP: packet 0 offers ECN (ECE, not ECT), data packets carry ECT(0), and an ECN echo halves cwnd and ssthresh at most once per window (ns-2 ecn_; RFC 3168 §6.1)", NS2),
+        Param::new("ect_on_retransmit", T::Bool, "", V::Bool(true), "with ecn: retransmitted data packets carry ECT too, as ns-2.35's output() sets it on every data packet; false = RFC 3168 §6.1.5 (retransmissions are not ECN-capable)", "ns-2.35 TcpAgent::output"),
+        Param::new("cwr_on_retransmit", T::Bool, "", V::Bool(true), "CWR goes on the next packet sent after a window reduction even if it is a retransmission (ns-2 SetCWRonRetransmit_); false = only on the next new data packet (RFC 3168 §6.1.2)", NS2),
         Param::new("rtt_hint", T::Choice(&["none", "last", "srtt", "min"]), "", V::Choice("none"), "RTT written into each data packet for FECN/MFFECN routers: none, the last sample, the smoothed RTT, or the smallest sample", "reference document 002 (FECN); our option"),
     ],
     check: check,
@@ -81,6 +83,8 @@ pub struct TcpParams {
     pub packets: Option<u64>,
     pub syn: bool,
     pub ecn: bool,
+    pub ect_on_retransmit: bool,
+    pub cwr_on_retransmit: bool,
     pub rtt_hint: RttHint,
 }
 
@@ -106,6 +110,8 @@ impl TcpParams {
             packets: agent.opt_integer("packets").map(|n| n as u64),
             syn: agent.boolean("syn"),
             ecn: agent.boolean("ecn"),
+            ect_on_retransmit: agent.boolean("ect_on_retransmit"),
+            cwr_on_retransmit: agent.boolean("cwr_on_retransmit"),
             rtt_hint: match agent.choice("rtt_hint") {
                 "last" => RttHint::Last,
                 "srtt" => RttHint::Smoothed,

@@ -6,6 +6,7 @@
 pub mod ack;
 pub mod agent;
 pub mod cc;
+pub mod ecn;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;

@@ -14,8 +14,10 @@
 //! retransmit before `recover` is passed). Packet 0 is a header-only SYN sent at the
 //! start time; data starts at packet 1 (ns-2 `syn_`, `delay_growth_`).
 //!
-//! Deviation: after a halving, cwnd is kept at least 1 packet (ns-2 can leave it below 1
-//! when the window was a single packet).
+//! Deviation: after a halving for a loss, cwnd is kept at least 1 packet (ns-2 can leave
+//! it below 1 when the window was a single packet). The ECN response does not keep it:
+//! there ns-2's cwnd below 1 is how the sender waits for the retransmission timer
+//! (`tcp/ecn/mod.rs`).
 
 use super::ack::AckInfo;
 pub use super::agent::TcpParams;
@@ -35,13 +37,18 @@ pub enum CwndAction {
     Timeout,
     /// Fast recovery ended.
     Exited,
+    /// The window was reduced for an ECN echo (ns-2 CWND_ACTION_ECN).
+    Ecn,
 }
 
 /// How `slowdown` sets cwnd (ns-2 CLOSE_CWND_* flags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CwndCut {
-    /// cwnd ← reduced window (Reno fast recovery).
+    /// cwnd ← reduced window, at least 1 (Reno fast recovery).
     ToReduced,
+    /// cwnd ← reduced window, even below 1 (ECN response: ns-2 `CLOSE_CWND_HALF` as
+    /// `ecn()` uses it; below 1 the sender waits for the retransmission timer).
+    ToReducedMayIdle,
     /// cwnd ← 1 (Tahoe fast retransmit, timeout).
     ToOne,
 }
@@ -53,6 +60,8 @@ pub struct SenderStats {
     pub retransmits: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// Window reductions for ECN echoes (ns-2 `necnresponses_`).
+    pub ecn_reductions: u64,
     pub rtt_samples: u64,
     pub rtt_sum: f64,
     pub rtt_min: f64,
@@ -104,6 +113,12 @@ pub struct TcpState {
     pub send_times: Option<SendTimes>,
     /// The next packet carries CWR: the window was reduced (ns-2 `cong_action_`).
     pub cwr_pending: bool,
+    /// ECN: the receiver answered the ECN offer of packet 0 (ns-2 `ect_`); until then an
+    /// ECE flag is no congestion signal for window growth and timer back-off.
+    pub ecn_peer: bool,
+    /// ECN: an echo arrived while cwnd was at most one packet; the next such echo backs
+    /// the timer off, and ACKs with ECE do not end the back-off (ns-2 `ecn_backoff_`).
+    pub ecn_backoff: bool,
     /// Packets to put on the wire now, in order (drained by the simulation).
     pub outbox: Vec<Outgoing>,
     pub stats: SenderStats,
@@ -115,10 +130,12 @@ pub struct Outgoing {
     pub seq: i64,
     /// Sent before.
     pub retransmission: bool,
-    /// ECN-capable transport: every data packet of an ECN sender but the SYN (ns-2
-    /// `output`; RFC 3168 §6.1.5 would leave it off retransmissions).
+    /// ECN-capable transport: set on data packets of an ECN sender except packet 0
+    /// (retransmissions per `ect_on_retransmit`).
     pub ect: bool,
-    /// Carries the CWR flag (ns-2 `cong_action`).
+    /// Carries the ECE flag: packet 0 of an ECN sender offers ECN (ns-2 `output()`).
+    pub ece: bool,
+    /// Carries the CWR flag.
     pub cwr: bool,
 }
 
@@ -202,6 +219,8 @@ impl TcpState {
             rtt_range: (f64::INFINITY, 0.0),
             send_times: None,
             cwr_pending: false,
+            ecn_peer: false,
+            ecn_backoff: false,
             outbox: Vec::new(),
             stats: SenderStats { rtt_min: f64::INFINITY, ..SenderStats::default() },
             params,
@@ -246,13 +265,12 @@ impl TcpState {
     /// Puts packet `seq` on the wire (ns-2 `output`).
     pub fn output(&mut self, seq: i64, now: SimTime) {
         let retransmission = seq <= self.maxseq;
-        // ns-2 `output`: ECT on every data packet of an ECN sender but the SYN (which
-        // carries ECE instead); CWR on the first packet after a window reduction,
-        // retransmission or not (`SetCWRonRetransmit_` true).
-        let syn = seq == 0 && self.params.syn;
-        let ect = self.params.ecn && !syn;
-        let cwr = std::mem::take(&mut self.cwr_pending);
-        self.outbox.push(Outgoing { seq, retransmission, ect, cwr });
+        let (ect, ece) = self.ecn_codepoints(seq, retransmission);
+        let cwr = self.cwr_pending && (!retransmission || self.params.cwr_on_retransmit);
+        if cwr {
+            self.cwr_pending = false;
+        }
+        self.outbox.push(Outgoing { seq, retransmission, ect, ece, cwr });
         if let Some(times) = &mut self.send_times {
             times.record(seq, now);
         }
@@ -303,7 +321,8 @@ impl TcpState {
     }
 
     /// Bookkeeping for an ACK of new data (ns-2 `newack`); returns the RTT sample taken.
-    pub fn new_ack(&mut self, ack: i64, now: SimTime) -> Option<f64> {
+    /// `ece`: the ACK carries an ECN echo.
+    pub fn new_ack(&mut self, ack: i64, ece: bool, now: SimTime) -> Option<f64> {
         self.dupacks = 0;
         self.last_ack = ack;
         if self.t_seqno < ack + 1 {
@@ -311,7 +330,7 @@ impl TcpState {
         }
         let mut sample = None;
         if self.rtt_active && ack >= self.rtt_seq {
-            self.rtt.backoff = 1;
+            self.end_backoff_unless_ecn_idle(ece);
             self.rtt_active = false;
             let rtt_s = time::to_secs(now - self.rtt_sent_at);
             self.rtt.update(rtt_s, time::to_secs(self.rtt_sent_at) + self.clock_phase);
@@ -348,10 +367,13 @@ impl TcpState {
     pub fn ack_new_data(&mut self, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
         let ack = info.ack;
         let acked_packets = ack - self.last_ack;
-        let rtt_s = self.new_ack(ack, now);
+        let rtt_s = self.new_ack(ack, info.ece, now);
         let ack_rtt_s = ack_rtt(info, now);
         let event = AckEvent { info, acked_packets, duplicate: false, rtt_s, ack_rtt_s };
-        cc.on_ack(&mut CcView::new(self, now), &event);
+        if !self.is_congestion_echo(info) {
+            cc.on_ack(&mut CcView::new(self, now), &event);
+        }
+        self.note_ecn_echo(info);
         if ack == 0 {
             // ns-2 delay_growth_: the first ACK (of the SYN, or of packet 0 without one)
             // sets the initial window, replacing the slow-start increment.
@@ -360,7 +382,8 @@ impl TcpState {
     }
 
     /// Congestion response (ns-2 `slowdown(CLOSE_SSTHRESH_HALF | cut)` with
-    /// `precisionReduce_`: ssthresh ← ⌊W/2⌋ ≥ 2, cwnd ← W/2 real or 1).
+    /// `precisionReduce_`: ssthresh ← ⌊W/2⌋ ≥ 2, cwnd ← W/2 real or 1). The next packet
+    /// carries CWR (ns-2 `cong_action_`).
     pub fn slowdown(&mut self, cc: &mut dyn CongestionControl, cut: CwndCut, now: SimTime) {
         let flight = self.flight_window_real();
         let reduced = cc.reduced_window(&CcView::new(self, now), flight);
@@ -368,10 +391,18 @@ impl TcpState {
         self.cwr_pending = true;
         self.window.ssthresh = reduced.floor().max(2.0);
         self.window.cwnd = match cut {
-            CwndCut::ToReduced => reduced,
+            CwndCut::ToReduced => reduced.max(1.0),
+            CwndCut::ToReducedMayIdle => reduced,
             CwndCut::ToOne => 1.0,
-        }
-        .max(1.0);
+        };
+        self.cwr_pending = true;
+    }
+
+    /// cwnd ← 1 with ssthresh kept (ns-2 `slowdown(CLOSE_CWND_ONE)`); the next packet
+    /// carries CWR.
+    pub fn close_cwnd_to_one(&mut self) {
+        self.window.cwnd = 1.0;
+        self.cwr_pending = true;
     }
 
     /// The retransmission timer expired (ns-2 `TcpAgent::timeout`, restart_bugfix_ on).
@@ -383,16 +414,21 @@ impl TcpState {
         self.recover = self.maxseq;
         if nothing_outstanding {
             // ns-2 restart_bugfix_: restart from one packet but keep ssthresh.
-            self.window.cwnd = 1.0;
-            self.cwr_pending = true;
+            self.close_cwnd_to_one();
         } else {
             if self.last_ack == -1 && self.wnd_init > 1.0 {
                 // The very first packet was lost: restart with a window of one (ns-2 bugfix_ss_).
                 self.wnd_init = 1.0;
             }
             self.stats.timeouts += 1;
-            self.last_cwnd_action = CwndAction::Timeout;
-            self.slowdown(cc, CwndCut::ToOne, now);
+            if self.last_cwnd_action == CwndAction::Ecn {
+                // ns-2 timeout(): in recovery from a recent ECN response, which already
+                // halved ssthresh in this window, do not halve it again.
+                self.close_cwnd_to_one();
+            } else {
+                self.last_cwnd_action = CwndAction::Timeout;
+                self.slowdown(cc, CwndCut::ToOne, now);
+            }
         }
         self.reset_rtx_timer(false, !nothing_outstanding, now);
         self.last_cwnd_action = CwndAction::Timeout;
@@ -473,6 +509,10 @@ impl TcpSender {
     /// An ACK arrived: congestion-control per-ACK hooks, loss recovery, round boundary.
     pub fn on_ack(&mut self, info: &AckInfo, now: SimTime) {
         let sent_before = self.state.outbox.len();
+        if self.state.params.ecn && info.ece {
+            // ns-2 recv(): the ECN response comes before any other processing of the ACK.
+            self.state.respond_to_ecn_echo(&mut *self.cc, info.ack, now);
+        }
         let s = &mut self.state;
         let duplicate = info.ack == s.last_ack;
         let ack_rtt_s = ack_rtt(info, now);

@@ -8,7 +8,10 @@
 //!
 //! - The ACK number is the highest packet received in order (−1 before any).
 //! - ECN echo (ns-2 `Acker::ecn_unacked_`): a CE-marked ECT packet sets the echo state,
-//!   a packet with CWR clears it; ACKs of ECT packets carry ECE while it is set.
+//!   a packet with CWR clears it; ACKs of ECT packets carry ECE while it is set. A packet
+//!   with ECE and without ECT is the sender's ECN offer (packet 0): its ACK carries ECE
+//!   (ns-2 `TcpSink::ack`, "the negotiation for ECN-capability"). ACKs are never
+//!   ECN-capable (ns-2 `ecn_syn_` false).
 //! - Each ACK echoes the sequence number and send time of the data packet that
 //!   triggered it; the delayed-ACK timer's ACK echoes the held packet's send time and no
 //!   sequence number (reference document 003's echo option is absent on those).
@@ -76,6 +79,8 @@ pub struct DataArrival {
     pub ce: bool,
     /// The sender's congestion-window-reduced flag.
     pub cwr: bool,
+    /// The sender's ECN-echo flag (on packet 0 of an ECN sender: the ECN offer).
+    pub ece: bool,
 }
 
 /// What the receiver wants done after a data packet.
@@ -183,10 +188,14 @@ impl TcpReceiver {
     fn ack(&mut self, data: &DataArrival, echo_seq: Option<i64>) -> AckInfo {
         // The packet that triggered the ACK and, with delayed ACKs, the one held before it.
         let (mut cwr, mut congested, mut ect) = (data.cwr, data.ect && data.ce, data.ect);
+        // ns-2's ECN negotiation: a non-ECT packet with ECE (packet 0 of an ECN sender)
+        // is answered with ECE.
+        let mut offer = !data.ect && data.ece;
         if let Some(h) = self.held.take() {
             cwr |= h.cwr;
             congested |= h.ect && h.ce;
             ect |= h.ect;
+            offer |= !h.ect && h.ece;
         }
         if cwr {
             self.ecn_unacked = false;
@@ -194,7 +203,7 @@ impl TcpReceiver {
         if congested {
             self.ecn_unacked = true;
         }
-        let ece = ect && self.ecn_unacked;
+        let ece = (ect && self.ecn_unacked) || offer;
         let sack = if self.params.sack_blocks > 0 { self.sack_blocks(data.seq) } else { SackBlocks::EMPTY };
         AckInfo { ack: self.ack_number(), sack, ece, echo_seq, ts_echo: data.sent_at }
     }
@@ -312,7 +321,7 @@ mod tests {
     #[test]
     fn ecn_echo_is_set_by_ce_and_cleared_by_cwr() {
         let mut r = every_packet();
-        let ect = |seq, ce, cwr| DataArrival { seq, ect: true, ce, cwr, sent_at: 0 };
+        let ect = |seq, ce, cwr| DataArrival { seq, ect: true, ce, cwr, ..DataArrival::default() };
         let ece = |r: &mut TcpReceiver, d| match r.on_data(d).1 {
             AckAction::SendNow(a) => a.ece,
             AckAction::StartTimer => panic!("every packet is ACKed"),
@@ -322,6 +331,19 @@ mod tests {
         assert!(ece(&mut r, ect(2, false, false))); // keeps echoing until CWR
         assert!(!ece(&mut r, ect(3, false, true))); // CWR clears it
         assert!(!ece(&mut r, data(4))); // not ECT: no echo (ns-2 sink)
+    }
+
+    #[test]
+    fn ecn_offer_on_packet_zero_is_answered_with_ece() {
+        // ns-2 TcpSink::ack: a packet with ECE and without ECT is the sender's offer; its
+        // ACK carries ECE, and the echo state is not set by it.
+        let mut r = every_packet();
+        let ece = |r: &mut TcpReceiver, d| match r.on_data(d).1 {
+            AckAction::SendNow(a) => a.ece,
+            AckAction::StartTimer => panic!("every packet is ACKed"),
+        };
+        assert!(ece(&mut r, DataArrival { seq: 0, ece: true, ..DataArrival::default() }));
+        assert!(!ece(&mut r, DataArrival { seq: 1, ect: true, ..DataArrival::default() }));
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //!
 //! Choices (ns-2): new data is sent only when there are no duplicate ACKs or at least
 //! dupack_threshold of them; limited transmit covers the first two. A third duplicate
-//! refused by `bugFix_` does not inflate the window (`exitFastRetrans_`).
+//! refused by `bugFix_` does not inflate the window (`exitFastRetrans_`). A third
+//! duplicate in the window of an ECN response retransmits and inflates without halving
+//! again (ns-2 `dupack_action`, ECN case).
 
 use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
 use crate::engine::SimTime;
@@ -37,13 +39,16 @@ pub struct Reno;
 
 /// Fast retransmit with halving and inflation (ns-2 `RenoTcpAgent::dupack_action`).
 /// `still_in_recovery` is Reno's `allow_fast_retransmit`: a repeated threshold inside
-/// the same recovery is honoured.
+/// the same recovery is honoured. In the window of an ECN response the retransmission
+/// and fast recovery happen without a second halving (ns-2: "ECN reduced the window
+/// already"; `tcp/ecn/mod.rs` rule 5).
 pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime, still_in_recovery: bool) {
-    if !(fast_retransmit_allowed(s) || still_in_recovery) {
+    if fast_retransmit_allowed(s) || still_in_recovery {
+        s.recover = s.maxseq;
+        s.slowdown(cc, CwndCut::ToReduced, now);
+    } else if !s.ecn_reduced_this_window() {
         return;
     }
-    s.recover = s.maxseq;
-    s.slowdown(cc, CwndCut::ToReduced, now);
     s.enter_recovery(cc, now);
     s.reset_rtx_timer(true, false, now);
     let first_unacked = s.last_ack + 1;

@@ -6,7 +6,9 @@
 //!   resend from the first unacknowledged packet (t_seqno ← last_ack + 1).
 //! A timeout does the same and backs the timer off.
 //!
-//! Choices (ns-2): no second fast retransmit until an ACK passes `recover` (bugFix_).
+//! Choices (ns-2): no second fast retransmit until an ACK passes `recover` (bugFix_),
+//! except after an ECN response in the same window: then cwnd ← 1 with ssthresh kept and
+//! go-back-N (ns-2 `dupack_action`, ECN case; `tcp/ecn/mod.rs` rule 5).
 
 use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
 use crate::engine::SimTime;
@@ -41,6 +43,12 @@ impl LossRecovery for Tahoe {
             if fast_retransmit_allowed(s) {
                 s.recover = s.maxseq;
                 s.slowdown(cc, CwndCut::ToOne, now);
+                s.enter_recovery(cc, now);
+                s.reset_rtx_timer(false, false, now);
+            } else if s.ecn_reduced_this_window() {
+                // ns-2 dupack_action: an ECN response already halved ssthresh in this
+                // window; restart from one packet without halving again.
+                s.close_cwnd_to_one();
                 s.enter_recovery(cc, now);
                 s.reset_rtx_timer(false, false, now);
             }
