@@ -13,7 +13,7 @@ pub fn plan(scenario: &Scenario) -> Result<(), ScenarioError> {
 }
 
 use crate::app::CbrSource;
-use crate::engine::packet::{TCP_CWR};
+use crate::engine::packet::{SACK_BLOCK_BYTES, TCP_CWR};
 use crate::engine::time::{self, SimTime};
 use crate::engine::{Ecn, EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
 use crate::monitor::TimeSeries;
@@ -350,7 +350,8 @@ impl<'s> Simulation<'s> {
     fn inject_ack(&mut self, flow: u32, ack: &AckInfo) {
         let now = self.now();
         let f = &self.flows[flow as usize];
-        let mut p = Packet::new(flow, ack.ack, f.ack_size, PacketKind::Ack, f.ack_route, now);
+        let size = f.ack_size + SACK_BLOCK_BYTES * ack.sack.len() as u32;
+        let mut p = Packet::new(flow, ack.ack, size, PacketKind::Ack, f.ack_route, now);
         ack.write_to(&mut p);
         self.inject(p);
     }
