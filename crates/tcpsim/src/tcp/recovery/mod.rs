@@ -8,6 +8,7 @@
 
 pub mod newreno;
 pub mod reno;
+pub mod scoreboard;
 pub mod tahoe;
 
 use super::ack::AckInfo;
