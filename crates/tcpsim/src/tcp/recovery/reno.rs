@@ -15,12 +15,12 @@
 //! dupack_threshold of them; limited transmit covers the first two. A third duplicate
 //! refused by `bugFix_` does not inflate the window (`exitFastRetrans_`).
 
-use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
+use super::{count_duplicate, fast_retransmit_allowed, halve_and_retransmit, DupAck, LossRecovery};
 use crate::engine::SimTime;
 use crate::registry::{no_check, Constructor, Family, ModelSpec};
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
-use crate::tcp::sender::{CwndAction, CwndCut, TcpState};
+use crate::tcp::sender::{CwndAction, TcpState};
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Recovery,
@@ -42,12 +42,7 @@ pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, 
     if !(fast_retransmit_allowed(s) || still_in_recovery) {
         return;
     }
-    s.recover = s.maxseq;
-    s.slowdown(cc, CwndCut::ToReduced, now);
-    s.enter_recovery(cc, now);
-    s.reset_rtx_timer(true, false, now);
-    let first_unacked = s.last_ack + 1;
-    s.output(first_unacked, now);
+    halve_and_retransmit(s, cc, now);
     s.dupwnd = s.params.dupack_threshold as i64;
 }
 
