@@ -22,6 +22,10 @@ D2  four NewReno flows with RTTs 24-72 ms over DropTail, means over seeds 1-3 on
 E   one Reno flow with a delayed-ACK sink: goodput 2 %, ACKs 2 %.
 F   packet-mode RED, 8 NewReno + 1 CBR; ns-2 once against the mean of tcpsim seeds 1-3:
     TCP goodput 3 %, CBR packets 2 %, early drops 15 %, Jain's index 0.03.
+SACK four Sack1 flows with SACK sinks, DropTail 10: goodput 2 %, each flow's goodput
+    5 %; drops, retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1.
+SACK-DELACK two Sack1 flows with delayed-ACK SACK sinks, DropTail 5: as SACK, and ACKs
+    2 %.
 
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
@@ -33,7 +37,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
-    python validation/ns2/harness.py C|D1|D2|E|F [--seconds S]
+    python validation/ns2/harness.py C|D1|D2|E|F|SACK|SACK-DELACK [--seconds S]
 
 Standard library only.
 """
@@ -402,7 +406,7 @@ def case_b1(seconds: float = 60.0, scenario: Path = B1_TOML, detail: bool = True
     return res
 
 
-# --------------------------------------------------------------------------- cases C, D1, D2, E, F
+# --------------------------------------------------------------------------- cases C, D1, D2, E, F, SACK, SACK-DELACK
 #
 # Their Tcl scripts source lib.tcl and print one "flow I ..." line per TCP flow, one
 # "cbr I ..." line per CBR flow and one "queue FROM->TO ..." line per monitored link
@@ -414,6 +418,8 @@ CASE_D1_TCL, CASE_D1_TOML = HERE / "case_d1.tcl", HERE / "case_d1.toml"
 CASE_D2_TCL, CASE_D2_TOML = HERE / "case_d2.tcl", HERE / "case_d2.toml"
 CASE_E_TCL, CASE_E_TOML = HERE / "case_e.tcl", HERE / "case_e.toml"
 CASE_F_TCL, CASE_F_TOML = HERE / "case_f.tcl", HERE / "case_f.toml"
+CASE_SACK_TCL, CASE_SACK_TOML = HERE / "case_sack.tcl", HERE / "case_sack.toml"
+CASE_SACK_DELACK_TCL, CASE_SACK_DELACK_TOML = HERE / "case_sack_delack.tcl", HERE / "case_sack_delack.toml"
 
 BOTTLENECK = "r1->r2"
 REVERSE = "r2->r1"
@@ -656,8 +662,49 @@ def case_f(seconds: float = 60.0, tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> 
     return CaseResult(_label("F", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+def _sack_checks(ns: dict[str, float], ts: dict[str, float], flows: int) -> list[Check]:
+    """The checks both SACK cases share: goodput 2 %, each flow's goodput 5 %; drops,
+    retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1."""
+    checks = [Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02)]
+    for i in range(flows):
+        k = f"flow{i}_goodput_bps"
+        checks.append(Check(k, ns[k], ts[k], "rel", 0.05))
+    checks += [
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.10),
+        Check("fast_retransmits", ns["fast_retransmits"], ts["fast_retransmits"], "rel", 0.10),
+        Check("multi_loss_repairs", ns["multi_loss_repairs"], ts["multi_loss_repairs"], "rel", 0.10),
+        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
+    ]
+    return checks
+
+
+def case_sack(seconds: float = 60.0) -> CaseResult:
+    """Case SACK, four Sack1 flows with SACK sinks over a 10-packet DropTail buffer:
+    goodput 2 %, each flow's goodput 5 %; drops, retransmissions, fast retransmits,
+    multi-loss repairs 10 %; timeouts +-1."""
+    ns, ts, nw, tw, notes = run_case("SACK", CASE_SACK_TCL, CASE_SACK_TOML, seconds, 60.0)
+    _add_multi_loss(ns)
+    _add_multi_loss(ts)
+    return CaseResult(_label("SACK", seconds, 60.0), ns, ts, _sack_checks(ns, ts, 4), nw, tw, notes)
+
+
+def case_sack_delack(seconds: float = 60.0) -> CaseResult:
+    """Case SACK-DELACK, two Sack1 flows with delayed-ACK SACK sinks over a 5-packet
+    DropTail buffer: as case SACK, and ACKs (arrivals at r2->r1) 2 %."""
+    ns, ts, nw, tw, notes = run_case("SACK-DELACK", CASE_SACK_DELACK_TCL, CASE_SACK_DELACK_TOML,
+                                     seconds, 60.0)
+    for m in (ns, ts):
+        _add_multi_loss(m)
+        m["acks"] = m["reverse_arrivals"]
+        m["acks_per_data_pkt"] = m["acks"] / m["packets_sent"]
+    checks = _sack_checks(ns, ts, 2) + [Check("acks", ns["acks"], ts["acks"], "rel", 0.02)]
+    return CaseResult(_label("SACK-DELACK", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
-               "E": (case_e, 100.0), "F": (case_f, 60.0)}
+               "E": (case_e, 100.0), "F": (case_f, 60.0), "SACK": (case_sack, 60.0),
+               "SACK-DELACK": (case_sack_delack, 60.0)}
 
 
 # --------------------------------------------------------------------------- command line
