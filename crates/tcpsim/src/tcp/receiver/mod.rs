@@ -206,6 +206,7 @@ impl TcpReceiver {
     ///     `sack_blocks` are written; the first block is then pushed on the stack. A
     ///     packet at or below the cumulative ACK (a hole being filled, a duplicate) gives
     ///     no first block, and drops the stack's blocks at or below the cumulative ACK.
+    ///
     /// Blocks are sent as reported: a stacked block is not re-measured (one that grew
     /// was inside the first block of the ACK that grew it). ns-2 writes [left, right)
     /// with the right edge exclusive; here blocks are [first, last], last = right − 1.
