@@ -32,6 +32,10 @@ ECN case F's RED marking (setbit_ true), 8 ECN NewReno flows; means over seeds 1
 ECN1 40 ECN NewReno flows with windows around one packet (responses at cwnd <= 1),
     mark_p_ 1.0; means over seeds 1-3: goodput 2 %, marks 10 %, responses 10 %,
     drops 15 %, retransmissions 25 %, Jain's index 0.05.
+SACK four Sack1 flows with SACK sinks, DropTail 10: goodput 2 %, each flow's goodput
+    5 %; drops, retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1.
+SACK-DELACK two Sack1 flows with delayed-ACK SACK sinks, DropTail 5: as SACK, and ACKs
+    2 %.
 
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
@@ -43,7 +47,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
-    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1 [--seconds S]
+    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1|SACK|SACK-DELACK [--seconds S]
 
 Standard library only.
 """
@@ -413,6 +417,7 @@ def case_b1(seconds: float = 60.0, scenario: Path = B1_TOML, detail: bool = True
 
 
 # --------------------------------------------------------------------------- cases C, D1, D2, E, F, ECN, ECN1
+# --------------------------------------------------------------------------- cases C, D1, D2, E, F, SACK, SACK-DELACK
 #
 # Their Tcl scripts source lib.tcl and print one "flow I ..." line per TCP flow, one
 # "cbr I ..." line per CBR flow and one "queue FROM->TO ..." line per monitored link
@@ -427,6 +432,8 @@ CASE_F_TCL, CASE_F_TOML = HERE / "case_f.tcl", HERE / "case_f.toml"
 CASE_DRR_TCL, CASE_DRR_TOML = HERE / "case_drr.tcl", HERE / "case_drr.toml"
 CASE_ECN_TCL, CASE_ECN_TOML = HERE / "case_ecn.tcl", HERE / "case_ecn.toml"
 CASE_ECN1_TCL, CASE_ECN1_TOML = HERE / "case_ecn1.tcl", HERE / "case_ecn1.toml"
+CASE_SACK_TCL, CASE_SACK_TOML = HERE / "case_sack.tcl", HERE / "case_sack.toml"
+CASE_SACK_DELACK_TCL, CASE_SACK_DELACK_TOML = HERE / "case_sack_delack.tcl", HERE / "case_sack_delack.toml"
 
 BOTTLENECK = "r1->r2"
 REVERSE = "r2->r1"
@@ -756,9 +763,50 @@ def case_ecn1(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
     return CaseResult(_label("ECN1", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+def _sack_checks(ns: dict[str, float], ts: dict[str, float], flows: int) -> list[Check]:
+    """The checks both SACK cases share: goodput 2 %, each flow's goodput 5 %; drops,
+    retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1."""
+    checks = [Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02)]
+    for i in range(flows):
+        k = f"flow{i}_goodput_bps"
+        checks.append(Check(k, ns[k], ts[k], "rel", 0.05))
+    checks += [
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.10),
+        Check("fast_retransmits", ns["fast_retransmits"], ts["fast_retransmits"], "rel", 0.10),
+        Check("multi_loss_repairs", ns["multi_loss_repairs"], ts["multi_loss_repairs"], "rel", 0.10),
+        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
+    ]
+    return checks
+
+
+def case_sack(seconds: float = 60.0) -> CaseResult:
+    """Case SACK, four Sack1 flows with SACK sinks over a 10-packet DropTail buffer:
+    goodput 2 %, each flow's goodput 5 %; drops, retransmissions, fast retransmits,
+    multi-loss repairs 10 %; timeouts +-1."""
+    ns, ts, nw, tw, notes = run_case("SACK", CASE_SACK_TCL, CASE_SACK_TOML, seconds, 60.0)
+    _add_multi_loss(ns)
+    _add_multi_loss(ts)
+    return CaseResult(_label("SACK", seconds, 60.0), ns, ts, _sack_checks(ns, ts, 4), nw, tw, notes)
+
+
+def case_sack_delack(seconds: float = 60.0) -> CaseResult:
+    """Case SACK-DELACK, two Sack1 flows with delayed-ACK SACK sinks over a 5-packet
+    DropTail buffer: as case SACK, and ACKs (arrivals at r2->r1) 2 %."""
+    ns, ts, nw, tw, notes = run_case("SACK-DELACK", CASE_SACK_DELACK_TCL, CASE_SACK_DELACK_TOML,
+                                     seconds, 60.0)
+    for m in (ns, ts):
+        _add_multi_loss(m)
+        m["acks"] = m["reverse_arrivals"]
+        m["acks_per_data_pkt"] = m["acks"] / m["packets_sent"]
+    checks = _sack_checks(ns, ts, 2) + [Check("acks", ns["acks"], ts["acks"], "rel", 0.02)]
+    return CaseResult(_label("SACK-DELACK", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
                "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
-               "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0)}
+               "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0),
+               "SACK": (case_sack, 60.0), "SACK-DELACK": (case_sack_delack, 60.0)}
 
 
 # --------------------------------------------------------------------------- command line

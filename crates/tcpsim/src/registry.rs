@@ -359,6 +359,7 @@ pub static MODELS: &[&ModelSpec] = &[
     &crate::tcp::recovery::tahoe::SPEC,
     &crate::tcp::recovery::reno::SPEC,
     &crate::tcp::recovery::newreno::SPEC,
+    &crate::tcp::recovery::sack1::SPEC,
     &crate::tcp::receiver::every_packet::SPEC,
     &crate::tcp::receiver::delayed::SPEC,
     &crate::queue::droptail::SPEC,

@@ -199,6 +199,13 @@ fn cases() -> Vec<Case> {
         case("unknown flow type", graph("", &format!("type = \"udp\" {m}\n")), "flow[0].type", "cbr"),
         case("unknown queue kind", with_queue("{ kind = \"codel\" }"), "link[0].queue.kind", "droptail"),
         case("unknown receiver", graph("", &format!("receiver = \"sack\" {m}\n")), "flow[0].receiver", "delayed"),
+        case("SACK recovery, default receiver", graph("", &format!("recovery = \"sack1\" {m}\n")), "flow[0].recovery", "sack = true"),
+        case(
+            "SACK recovery, receiver without SACK",
+            graph("", &format!("recovery = \"sack1\"\nreceiver = {{ kind = \"delayed\" }} {m}\n")),
+            "flow[0].receiver",
+            "sack = true",
+        ),
         // --- units ---
         case("delay with a rate unit", graph("", "").replace("delay = \"5ms\"", "delay = \"5Mbps\" # <-"), "link[0].delay", "time"),
         case("rate without a unit", graph("", "").replace("rate = \"10Mbps\"", "rate = \"10\" # <-"), "link[0].rate", "rate with a unit"),

@@ -51,6 +51,10 @@ pub const TCP_CWR: u8 = 2;
 /// ns-2's `max_sack_blocks_` defaults to 3, which is the receiver's default here.
 pub const MAX_SACK_BLOCKS: usize = 4;
 
+/// Bytes one SACK block adds to an ACK on the wire: two 32-bit edges (RFC 2018 §3;
+/// ns-2 `Sacker::append_ack` adds 8 bytes per block and nothing for the option header).
+pub const SACK_BLOCK_BYTES: u32 = 8;
+
 /// SACK blocks of an ACK: inclusive packet ranges [first, last], most recent first
 /// (RFC 2018 §4; ns-2 `Agent/TCPSink/Sack1` counts packets, not bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

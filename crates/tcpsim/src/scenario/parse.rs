@@ -445,6 +445,16 @@ fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
             let cc = pick("cc", Family::CongestionControl, DEFAULT_CC)?;
             let recovery = pick("recovery", Family::Recovery, DEFAULT_RECOVERY)?;
             let receiver = pick("receiver", Family::Receiver, DEFAULT_RECEIVER)?;
+            let reads_sack = crate::tcp::recovery::SACK_BASED.iter().any(|m| std::ptr::eq(*m, recovery.spec));
+            if reads_sack && !receiver.boolean("sack") {
+                // ns-2 would accept this and never fast-retransmit (no SACK block ever
+                // changes the scoreboard): say so instead.
+                let key = if s.present("receiver") { "receiver" } else { "recovery" };
+                return Err(s.error(
+                    key,
+                    format!("recovery = \"{}\" reads SACK blocks: give the flow a SACK receiver, e.g. receiver = {{ kind = \"{}\", sack = true }}", recovery.name(), receiver.name()),
+                ));
+            }
             FlowKind::Tcp(TcpParams::from_config(&config, cc, recovery, receiver))
         }
     })

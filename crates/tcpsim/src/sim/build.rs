@@ -2,6 +2,7 @@
 
 use super::{Endpoints, Flow, Simulation};
 use crate::app::CbrSource;
+use crate::engine::packet::SACK_BLOCK_BYTES;
 use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::TimeSeries;
 use crate::net::routing::{path, Graph};
@@ -29,8 +30,13 @@ pub(crate) fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
     }
 
     let sizes = scenario.flows.iter().flat_map(|f| match &f.kind {
-        FlowKind::Tcp(p) => [p.packet_size + p.header_size, syn_size(p.header_size), p.ack_size],
-        FlowKind::Cbr(p) => [p.packet_size; 3],
+        FlowKind::Tcp(p) => {
+            // An ACK grows by 8 bytes per SACK block it carries.
+            let sack_blocks = ReceiverParams::from_config(&p.receiver).sack_blocks as u32;
+            let largest_ack = p.ack_size + SACK_BLOCK_BYTES * sack_blocks;
+            [p.packet_size + p.header_size, syn_size(p.header_size), p.ack_size, largest_ack]
+        }
+        FlowKind::Cbr(p) => [p.packet_size; 4],
     });
     let (smallest, largest) = sizes.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
     for (i, l) in scenario.links.iter().enumerate() {

@@ -14,7 +14,7 @@ pub fn plan(scenario: &Scenario) -> Result<(), ScenarioError> {
 }
 
 use crate::app::CbrSource;
-use crate::engine::packet::{TCP_CWR, TCP_ECE};
+use crate::engine::packet::{SACK_BLOCK_BYTES, TCP_CWR, TCP_ECE};
 use crate::engine::time::{self, SimTime};
 use crate::engine::{Ecn, EventKind, Packet, PacketArena, PacketId, PacketKind, Scheduler};
 use crate::monitor::trace::TraceOp;
@@ -433,7 +433,8 @@ impl<'s> Simulation<'s> {
     fn inject_ack(&mut self, flow: u32, ack: &AckInfo) {
         let now = self.now();
         let f = &self.flows[flow as usize];
-        let mut p = Packet::new(flow, ack.ack, f.ack_size, PacketKind::Ack, f.ack_route, now);
+        let size = f.ack_size + SACK_BLOCK_BYTES * ack.sack.len() as u32;
+        let mut p = Packet::new(flow, ack.ack, size, PacketKind::Ack, f.ack_route, now);
         p.source = f.dst_node;
         ack.write_to(&mut p);
         self.inject(p);

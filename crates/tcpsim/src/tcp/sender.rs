@@ -91,7 +91,7 @@ pub struct TcpState {
     /// maxseq when the last loss response started (ns-2 `recover_`).
     pub recover: i64,
     pub last_cwnd_action: CwndAction,
-    /// NewReno: a partial ACK was seen in this recovery (ns-2 `firstpartial_`).
+    /// NewReno, Sack1: a partial ACK was seen in this recovery (ns-2 `firstpartial_`).
     pub first_partial_seen: bool,
     pub rtt: RttEstimator,
     /// Karn: a packet is being timed (ns-2 `rtt_active_`, `rtt_seq_`, `rtt_ts_`).

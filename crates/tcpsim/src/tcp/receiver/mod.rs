@@ -105,7 +105,8 @@ pub struct TcpReceiver {
     ecn_unacked: bool,
     /// The packet whose ACK is delayed, if any.
     held: Option<DataArrival>,
-    /// SACK blocks reported before, most recent first (ns-2 `SackStack`).
+    /// SACK blocks reported before, most recent first (ns-2 `SackStack`), at most
+    /// `sack_blocks` of them.
     sack_history: SackBlocks,
     /// Data packets that arrived, duplicates included.
     pub packets_received: u64,
@@ -208,34 +209,57 @@ impl TcpReceiver {
         AckInfo { ack: self.ack_number(), sack, ece, echo_seq, ts_echo: data.sent_at }
     }
 
-    /// SACK blocks for an ACK triggered by packet `seq` (RFC 2018 §4): the block holding
-    /// the most recently received packet first, then earlier reported blocks that are
-    /// still above the cumulative ACK, without repeating a block.
+    /// SACK blocks for the ACK of packet `seq`: ns-2.35 `Sacker::append_ack` (tcp-sink.cc,
+    /// `generateDSacks_` off, its default). ns-2 keeps a stack of the blocks it reported
+    /// (`SackStack`, as deep as `sack_blocks`), most recent first:
+    ///   - cumulative ACK ≥ highest packet seen: no blocks, and the stack is emptied;
+    ///   - otherwise, if `seq` lies above the cumulative ACK, the first block is the run
+    ///     of received packets holding it; then the stack's blocks follow in order,
+    ///     except those inside the first block (dropped from the stack), until
+    ///     `sack_blocks` are written; the first block is then pushed on the stack. A
+    ///     packet at or below the cumulative ACK (a hole being filled, a duplicate) gives
+    ///     no first block, and drops the stack's blocks at or below the cumulative ACK.
+    ///
+    /// Blocks are sent as reported: a stacked block is not re-measured (one that grew
+    /// was inside the first block of the ACK that grew it). ns-2 writes [left, right)
+    /// with the right edge exclusive; here blocks are [first, last], last = right − 1.
     fn sack_blocks(&mut self, seq: i64) -> SackBlocks {
         let cumulative = self.ack_number();
-        let mut blocks = SackBlocks::EMPTY;
-        if seq > cumulative + 1 && self.out_of_order.contains(&seq) {
-            blocks.push(self.block_around(seq).0, self.block_around(seq).1);
+        let capacity = self.params.sack_blocks;
+        if cumulative >= self.max_seen {
+            self.sack_history = SackBlocks::EMPTY;
+            return SackBlocks::EMPTY;
         }
-        for &(first, last) in self.sack_history.as_slice() {
-            if blocks.len() >= self.params.sack_blocks {
-                break;
+        let first_block = (seq > cumulative).then(|| self.block_around(seq));
+        // ns-2 treats a packet at or below the cumulative ACK as the block [0, cumulative].
+        let (cover_first, cover_last) = first_block.unwrap_or((0, cumulative));
+        let mut sent = SackBlocks::EMPTY;
+        if let Some((a, b)) = first_block {
+            sent.push(a, b);
+        }
+        let history = self.sack_history;
+        let mut next = 0;
+        while sent.len() < capacity && next < history.len() {
+            let (a, b) = history.as_slice()[next];
+            if b > self.max_seen {
+                break; // ns-2: "no more history"
             }
-            if last <= cumulative || !self.out_of_order.contains(&first.max(cumulative + 1)) {
-                continue;
+            next += 1;
+            if cover_first <= a && b <= cover_last {
+                continue; // covered: popped from the stack
             }
-            // A reported block may have grown since: report it whole.
-            let (a, b) = self.block_around(first.max(cumulative + 1));
-            if !blocks.as_slice().iter().any(|&(x, _)| x == a) {
-                blocks.push(a, b);
+            sent.push(a, b);
+        }
+        // The new stack: the blocks just sent (first block on top), then any the loop did
+        // not reach, as deep as `sack_blocks`.
+        let mut stack = sent;
+        for &(a, b) in &history.as_slice()[next..] {
+            if stack.len() < capacity {
+                stack.push(a, b);
             }
         }
-        self.sack_history = blocks;
-        let mut limited = SackBlocks::EMPTY;
-        for &(a, b) in blocks.as_slice().iter().take(self.params.sack_blocks) {
-            limited.push(a, b);
-        }
-        limited
+        self.sack_history = stack;
+        sent
     }
 
     /// The run of consecutive out-of-order packets containing `seq`.
@@ -333,6 +357,21 @@ mod tests {
         assert!(!ece(&mut r, data(4))); // not ECT: no echo (ns-2 sink)
     }
 
+    fn sack_receiver(blocks: usize) -> TcpReceiver {
+        TcpReceiver::new(ReceiverParams { policy: AckPolicy::EveryPacket, sack_blocks: blocks })
+    }
+
+    /// The SACK blocks of the ACK for packet `seq`.
+    fn sack(r: &mut TcpReceiver, seq: i64) -> Vec<(i64, i64)> {
+        match r.on_data(data(seq)).1 {
+            AckAction::SendNow(a) => a.sack.as_slice().to_vec(),
+            AckAction::StartTimer => unreachable!("the tests use an every-packet receiver"),
+        }
+    }
+
+    // Worked examples of ns-2.35 Sacker::append_ack (maxSackBlocks_ 3). ns-2 writes
+    // [sa_left, sa_right) with sa_right exclusive; ours are [first, last] = [left, right − 1].
+
     #[test]
     fn ecn_offer_on_packet_zero_is_answered_with_ece() {
         // ns-2 TcpSink::ack: a packet with ECE and without ECT is the sender's offer; its
@@ -348,16 +387,82 @@ mod tests {
 
     #[test]
     fn sack_blocks_report_the_latest_block_first() {
-        let mut r = TcpReceiver::new(ReceiverParams { policy: AckPolicy::EveryPacket, sack_blocks: 3 });
-        let sack = |r: &mut TcpReceiver, seq| match r.on_data(data(seq)).1 {
-            AckAction::SendNow(a) => a.sack.as_slice().to_vec(),
-            AckAction::StartTimer => unreachable!(),
-        };
+        let mut r = sack_receiver(3);
         assert!(sack(&mut r, 0).is_empty());
-        assert_eq!(sack(&mut r, 2), vec![(2, 2)]);
-        assert_eq!(sack(&mut r, 3), vec![(2, 3)]);
+        assert_eq!(sack(&mut r, 2), vec![(2, 2)]); // ns-2 [2, 3)
+        assert_eq!(sack(&mut r, 3), vec![(2, 3)]); // grew: the old (2, 2) is covered, popped
         assert_eq!(sack(&mut r, 6), vec![(6, 6), (2, 3)]);
         assert_eq!(sack(&mut r, 9), vec![(9, 9), (6, 6), (2, 3)]);
-        assert_eq!(sack(&mut r, 1), vec![(9, 9), (6, 6)]); // 0–3 in order now; history order kept
+        // 1 fills the first hole: cumulative 3. No first block (1 ≤ 3); the stack's blocks
+        // at or below 3 are dropped, the others sent in stack order.
+        assert_eq!(sack(&mut r, 1), vec![(9, 9), (6, 6)]);
+        assert_eq!(r.ack_number(), 3);
+    }
+
+    #[test]
+    fn sack_stack_is_as_deep_as_the_blocks_per_ack() {
+        // Four holes: the fourth block pushes the oldest off ns-2's 3-deep SackStack, and
+        // it is not reported again until a packet next to it arrives.
+        let mut r = sack_receiver(3);
+        sack(&mut r, 0);
+        sack(&mut r, 2);
+        sack(&mut r, 4);
+        assert_eq!(sack(&mut r, 6), vec![(6, 6), (4, 4), (2, 2)]);
+        assert_eq!(sack(&mut r, 8), vec![(8, 8), (6, 6), (4, 4)]);
+        assert_eq!(sack(&mut r, 10), vec![(10, 10), (8, 8), (6, 6)]);
+        // 3 joins 2 and 4: the first block [2, 4] covers neither (8, 8) nor (6, 6), which
+        // fill the ACK; (4, 4), never examined, falls off the stack.
+        assert_eq!(sack(&mut r, 3), vec![(2, 4), (10, 10), (8, 8)]);
+        assert_eq!(sack(&mut r, 11), vec![(10, 11), (2, 4), (8, 8)]);
+        // (6, 6) is no longer on the stack: only a packet next to it brings it back.
+        assert_eq!(sack(&mut r, 7), vec![(6, 8), (10, 11), (2, 4)]);
+    }
+
+    #[test]
+    fn sack_of_a_duplicate_reports_its_block_first() {
+        let mut r = sack_receiver(3);
+        sack(&mut r, 0);
+        sack(&mut r, 2);
+        assert_eq!(sack(&mut r, 5), vec![(5, 5), (2, 2)]);
+        // A second copy of 2 (above the cumulative ACK): its block moves to the top.
+        assert_eq!(sack(&mut r, 2), vec![(2, 2), (5, 5)]);
+        // A copy of 0 (at the cumulative ACK): no first block, the stack in order.
+        assert_eq!(sack(&mut r, 0), vec![(2, 2), (5, 5)]);
+    }
+
+    #[test]
+    fn sack_stops_and_forgets_once_the_holes_are_filled() {
+        let mut r = sack_receiver(3);
+        sack(&mut r, 0);
+        sack(&mut r, 2);
+        sack(&mut r, 4);
+        assert_eq!(sack(&mut r, 1), vec![(4, 4)]); // cumulative 2
+        assert!(sack(&mut r, 3).is_empty(), "cumulative 4 = highest seen: no blocks, stack emptied");
+        assert!(sack(&mut r, 5).is_empty());
+        assert_eq!(sack(&mut r, 7), vec![(7, 7)], "nothing left from before");
+    }
+
+    #[test]
+    fn sack_blocks_per_ack_is_a_parameter() {
+        let mut r = sack_receiver(1);
+        sack(&mut r, 0);
+        assert_eq!(sack(&mut r, 2), vec![(2, 2)]);
+        assert_eq!(sack(&mut r, 4), vec![(4, 4)]);
+        assert_eq!(sack(&mut r, 1), vec![(4, 4)]);
+    }
+
+    #[test]
+    fn delayed_ack_receiver_sacks_out_of_order_packets_at_once() {
+        let mut r = TcpReceiver::new(ReceiverParams { policy: AckPolicy::Delayed { timeout: 100 * PS_PER_MS }, sack_blocks: 3 });
+        sent(&mut r, 0);
+        assert_eq!(sent(&mut r, 1).1, None);
+        match r.on_data(data(3)).1 {
+            AckAction::SendNow(a) => assert_eq!((a.ack, a.sack.as_slice().to_vec()), (1, vec![(3, 3)])),
+            AckAction::StartTimer => panic!("out of order: ACK at once"),
+        }
+        match r.on_data(data(2)).1 {
+            AckAction::SendNow(a) => assert_eq!((a.ack, a.sack.len()), (3, 0)),
+            AckAction::StartTimer => panic!("fills a hole: ACK at once"),
+        }
     }
 }

@@ -8,11 +8,13 @@
 
 pub mod newreno;
 pub mod reno;
+pub mod sack1;
+pub mod scoreboard;
 pub mod tahoe;
 
 use super::ack::AckInfo;
 use super::cc::CongestionControl;
-use super::sender::TcpState;
+use super::sender::{CwndCut, TcpState};
 use crate::engine::SimTime;
 
 pub trait LossRecovery {
@@ -54,6 +56,28 @@ pub(crate) enum DupAck {
 pub(crate) fn fast_retransmit_allowed(s: &TcpState) -> bool {
     s.last_ack > s.recover || s.last_ack == 0
 }
+
+/// The fast retransmit of the variants that halve the window (ns-2
+/// `RenoTcpAgent::dupack_action`, the `sack_action` of `Sack1TcpAgent::dupack_action`):
+/// recover ← maxseq; ssthresh ← max(⌊W/2⌋, 2), cwnd ← W/2; the timer is rearmed without
+/// going back (`reset_rtx_timer(1, 0)`); the first unacknowledged packet is resent.
+pub(crate) fn halve_and_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime) {
+    s.recover = s.maxseq;
+    s.slowdown(cc, CwndCut::ToReduced, now);
+    retransmit_into_recovery(s, cc, now);
+}
+
+/// The second half of a fast retransmit, after any window cut: enter recovery, restart
+/// the timer without back-off, resend the first unacknowledged packet.
+pub(crate) fn retransmit_into_recovery(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime) {
+    s.enter_recovery(cc, now);
+    s.reset_rtx_timer(true, false, now);
+    let first_unacked = s.last_ack + 1;
+    s.output(first_unacked, now);
+}
+
+/// Recoveries that read SACK blocks: a flow using one needs a receiver with `sack = true`.
+pub static SACK_BASED: &[&crate::registry::ModelSpec] = &[&sack1::SPEC];
 
 #[cfg(test)]
 mod tests;

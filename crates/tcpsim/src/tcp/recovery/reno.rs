@@ -17,7 +17,7 @@
 //! duplicate in the window of an ECN response retransmits and inflates without halving
 //! again (ns-2 `dupack_action`, ECN case).
 
-use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
+use super::{count_duplicate, fast_retransmit_allowed, retransmit_into_recovery, DupAck, LossRecovery};
 use crate::engine::SimTime;
 use crate::registry::{no_check, Constructor, Family, ModelSpec};
 use crate::tcp::ack::AckInfo;
@@ -49,10 +49,7 @@ pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, 
     } else if !s.ecn_reduced_this_window() {
         return;
     }
-    s.enter_recovery(cc, now);
-    s.reset_rtx_timer(true, false, now);
-    let first_unacked = s.last_ack + 1;
-    s.output(first_unacked, now);
+    retransmit_into_recovery(s, cc, now);
     s.dupwnd = s.params.dupack_threshold as i64;
 }
 

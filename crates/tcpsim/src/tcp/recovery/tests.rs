@@ -8,8 +8,12 @@
 
 use crate::engine::time::PS_PER_MS;
 use crate::registry::{self, Family};
+use super::sack1::Sack1;
+use super::LossRecovery;
 use crate::tcp::ack::AckInfo;
-use crate::tcp::sender::{CwndAction, TcpParams, TcpSender};
+use crate::tcp::cc::Reno;
+use crate::tcp::receiver::{AckAction, AckPolicy, DataArrival, ReceiverParams, TcpReceiver};
+use crate::tcp::sender::{CwndAction, TcpParams, TcpSender, TcpState};
 
 /// The loss-recovery variants under test, by registry name.
 #[derive(Debug, Clone, Copy)]
@@ -283,4 +287,185 @@ fn finite_transfer_stops_after_its_packets() {
     s.on_ack(&AckInfo::cumulative(3), ms(150));
     assert!(take(&mut s).is_empty());
     assert!(s.state.finished());
+}
+
+// ---------------------------------------------------------------- Sack1
+
+/// A Sack1 sender and a SACK receiver (ns-2 `Agent/TCPSink/Sack1`, 3 blocks per ACK),
+/// driven packet by packet: `deliver` hands a data packet to the receiver and its ACK to
+/// the sender. Same start as the scripts above (W = 8.125 after ACKs 0 and 1).
+struct SackScript {
+    s: TcpState,
+    sack1: Sack1,
+    cc: Reno,
+    sink: TcpReceiver,
+}
+
+impl SackScript {
+    fn new(partial_ack: bool) -> Self {
+        let params = TcpParams { syn: false, initial_window: 8.0, initial_ssthresh: Some(5.0), max_window: 100, ..TcpParams::default() };
+        let mut s = TcpState::new(params, 0.0);
+        s.curseq = i64::MAX;
+        s.send_much(0, 0);
+        let sink = TcpReceiver::new(ReceiverParams { policy: AckPolicy::EveryPacket, sack_blocks: 3 });
+        let mut script = SackScript { s, sack1: Sack1::new(partial_ack), cc: Reno, sink };
+        assert_eq!(script.sent(), (0..8).collect::<Vec<_>>());
+        script.deliver(100, 0, &[8]);
+        script.deliver(101, 1, &[9]);
+        assert!((script.s.window.cwnd - W).abs() < 1e-12);
+        script
+    }
+
+    fn sent(&mut self) -> Vec<i64> {
+        std::mem::take(&mut self.s.outbox).into_iter().map(|p| p.seq).collect()
+    }
+
+    /// Packet `seq` reaches the receiver; its ACK reaches the sender at `at_ms`.
+    #[track_caller]
+    fn deliver(&mut self, at_ms: u64, seq: i64, expect_sent: &[i64]) -> AckInfo {
+        let info = match self.sink.on_data(DataArrival { seq, ..DataArrival::default() }).1 {
+            AckAction::SendNow(info) => info,
+            AckAction::StartTimer => unreachable!("the receiver ACKs every packet"),
+        };
+        self.sack1.on_ack(&mut self.s, &mut self.cc, &info, ms(at_ms));
+        assert_eq!(self.sent(), expect_sent, "packets sent after the ACK of {seq} ({info:?})");
+        info
+    }
+
+    #[track_caller]
+    fn timeout(&mut self, at_ms: u64, expect_sent: &[i64]) {
+        self.sack1.on_timeout(&mut self.s, &mut self.cc, ms(at_ms));
+        assert_eq!(self.sent(), expect_sent, "packets sent after the timeout");
+    }
+
+    fn blocks(info: &AckInfo) -> Vec<(i64, i64)> {
+        info.sack.as_slice().to_vec()
+    }
+}
+
+/// Packets 2, 5 and 6 of the window 2..=9 are lost; 3, 4, 7 arrive. Limited transmit
+/// sends 10 and 11; the third duplicate that SACKs something new (7) fast-retransmits 2.
+fn sack_three_losses(partial_ack: bool) -> SackScript {
+    let mut t = SackScript::new(partial_ack);
+    // RFC 3042 / ns-2 send_one, as for Reno: t_seqno ≤ last_ack + cwnd + dupacks.
+    let a = t.deliver(102, 3, &[10]);
+    assert_eq!(SackScript::blocks(&a), vec![(3, 3)]);
+    t.deliver(103, 4, &[11]);
+    let a = t.deliver(104, 7, &[2]);
+    assert_eq!((a.ack, SackScript::blocks(&a)), (1, vec![(7, 7), (3, 4)]));
+    // pipe = maxseq − ACK − 3 = 11 − 1 − 3 = 7 (the retransmission is not counted);
+    // ssthresh ⌊W/2⌋ = 4, cwnd W/2 real (precisionReduce_), recover = maxseq.
+    assert!(t.sack1.in_fast_recovery());
+    assert_eq!(t.sack1.pipe(), 7);
+    assert_eq!((t.s.window.ssthresh, t.s.recover), (4.0, 11));
+    assert!((t.s.window.cwnd - W / 2.0).abs() < 1e-12);
+    assert_eq!(t.s.last_cwnd_action, CwndAction::Dupack);
+    assert_eq!(t.sack1.scoreboard().sacked_count(), 3);
+    t
+}
+
+#[test]
+fn sack1_counts_a_duplicate_only_when_it_sacks_something_new() {
+    // ns-2 CheckUpdate: a second copy of 3 brings the same block; it is not a duplicate.
+    let mut t = SackScript::new(false);
+    t.deliver(102, 3, &[10]);
+    t.deliver(103, 3, &[]);
+    assert_eq!(t.s.dupacks, 1);
+    t.deliver(104, 4, &[11]);
+    assert_eq!(t.s.dupacks, 2);
+}
+
+#[test]
+fn sack1_repairs_three_losses_in_one_window_without_a_timeout() {
+    let mut t = sack_three_losses(false);
+    // Every ACK in recovery takes one from pipe; nothing leaves until pipe < ⌊cwnd⌋ = 4.
+    t.deliver(105, 8, &[]);
+    t.deliver(106, 9, &[]);
+    t.deliver(107, 10, &[]);
+    assert_eq!(t.sack1.pipe(), 4);
+    // pipe 3 < 4: the next hole after 2 is 5 (3, 4 SACKed).
+    let a = t.deliver(108, 11, &[5]);
+    assert_eq!(SackScript::blocks(&a), vec![(7, 11), (3, 4)]);
+    assert_eq!(t.sack1.pipe(), 4);
+    // The retransmitted 2 arrives: partial ACK 4. pipe − 1 − 1 = 2: hole 6, then no hole
+    // is left below the highest SACKed packet (11), so new data 12.
+    let a = t.deliver(300, 2, &[6, 12]);
+    assert_eq!((a.ack, SackScript::blocks(&a)), (4, vec![(7, 11)]));
+    assert_eq!(t.sack1.pipe(), 4);
+    assert_eq!(t.s.last_ack, 4);
+    // The retransmitted 5: partial ACK 5, pipe 2 → two new packets.
+    t.deliver(301, 5, &[13, 14]);
+    // The retransmitted 6: ACK 11 ≥ recover. Recovery ends with cwnd still W/2 (no
+    // growth on this ACK), recover 0; window ⌊4.06⌋ = 4 beyond 11 allows 15.
+    let a = t.deliver(302, 6, &[15]);
+    assert_eq!((a.ack, a.sack.len()), (11, 0));
+    assert!(!t.sack1.in_fast_recovery());
+    assert!((t.s.window.cwnd - W / 2.0).abs() < 1e-12);
+    assert_eq!((t.s.recover, t.s.last_cwnd_action), (0, CwndAction::Exited));
+    assert_eq!(t.sack1.scoreboard().sacked_count(), 0);
+    let st = &t.s.stats;
+    assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
+}
+
+#[test]
+fn sack1_partial_ack_rearms_the_timer_and_resets_the_back_off() {
+    let mut t = sack_three_losses(false);
+    for (i, seq) in [8, 9, 10, 11].into_iter().enumerate() {
+        t.deliver(105 + i as u64, seq, if seq == 11 { &[5] } else { &[] });
+    }
+    // RTO 0.3 s (from the sample of ACK 0); say it was backed off twice.
+    t.s.rtt.backoff = 4;
+    t.deliver(300, 2, &[6, 12]);
+    // ns-2 rearms (newtimer) before resetting t_backoff_: this deadline is still backed off.
+    assert_eq!(t.s.rtx_deadline, Some(ms(300 + 1200)));
+    assert_eq!(t.s.rtt.backoff, 1);
+    // Every partial ACK rearms it (partial_ack off), now with back-off 1.
+    t.deliver(350, 5, &[13, 14]);
+    assert_eq!(t.s.rtx_deadline, Some(ms(350 + 300)));
+}
+
+#[test]
+fn sack1_partial_ack_option_sends_the_next_two_unsacked_packets() {
+    // ns-2 partial_ack_ true: partial_ack_action sends the next two packets that are not
+    // SACKed from the partial ACK on (5 again, although the scoreboard already resent
+    // it, then 6) and counts pipe + 1 instead of − 1.
+    let mut t = sack_three_losses(true);
+    for (i, seq) in [8, 9, 10, 11].into_iter().enumerate() {
+        t.deliver(105 + i as u64, seq, if seq == 11 { &[5] } else { &[] });
+    }
+    t.deliver(300, 2, &[5, 6]);
+    assert_eq!(t.sack1.pipe(), 4);
+    let first = t.s.rtx_deadline;
+    // Partial ACK 5: the next packets not SACKed after 6 are 12 and 13 (7–11 are
+    // SACKed). Only the first partial ACK rearms the timer.
+    t.deliver(350, 5, &[12, 13]);
+    assert_eq!(t.s.rtx_deadline, first);
+    // ns-2 pulls t_seqno up to the packet it sends but not past it: 13 goes again.
+    assert_eq!(t.s.t_seqno, 13);
+    t.deliver(400, 6, &[13, 14, 15]);
+}
+
+#[test]
+fn sack1_timeout_clears_the_scoreboard_and_ignores_duplicates_until_new_data_is_acked() {
+    // As above, but the fast retransmission of 2 is lost too.
+    let mut t = sack_three_losses(false);
+    t.deliver(105, 8, &[]);
+    t.deliver(106, 9, &[]);
+    // ssthresh max(⌊4.06/2⌋, 2) = 2, cwnd 1, go back to 2, recover = maxseq.
+    t.timeout(1000, &[2]);
+    assert!(!t.sack1.in_fast_recovery());
+    assert_eq!(t.sack1.scoreboard().sacked_count(), 0);
+    assert_eq!((t.s.window.cwnd, t.s.window.ssthresh, t.s.recover), (1.0, 2.0, 11));
+    assert_eq!((t.s.stats.timeouts, t.s.rtt.backoff), (1, 2));
+    // Late duplicates with new SACK blocks are ignored: no scoreboard, no count.
+    let a = t.deliver(1010, 10, &[]);
+    assert_eq!(SackScript::blocks(&a), vec![(7, 10), (3, 4)]);
+    t.deliver(1011, 11, &[]);
+    assert_eq!((t.s.dupacks, t.sack1.scoreboard().sacked_count()), (0, 0));
+    // The timeout's 2 arrives: ACK 4, slow start to 2: the holes 5, 6 go first.
+    t.deliver(1100, 2, &[5, 6]);
+    // ACK 5: congestion avoidance (cwnd 2 = ssthresh) to 2.5; 7 goes again although
+    // it was SACKed before the timeout (ns-2 forgets SACK information on a timeout).
+    t.deliver(1200, 5, &[7]);
+    assert_eq!(t.s.window.cwnd, 2.5);
 }
