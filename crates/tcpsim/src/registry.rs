@@ -552,6 +552,8 @@ pub fn to_json() -> serde_json::Value {
                 "summary": m.summary,
                 "source": m.source,
                 "params": params,
+                // A recovery that reads SACK blocks needs a receiver that sends them.
+                "needs_sack_receiver": crate::tcp::recovery::SACK_BASED.iter().any(|r| std::ptr::eq(*r, *m)),
             })
         })
         .collect();
