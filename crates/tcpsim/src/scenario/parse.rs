@@ -6,7 +6,7 @@ use super::units::{self, parse_rate, parse_time};
 use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection};
 use crate::app::CbrParams;
 use crate::registry::{self, Family, ModelConfig};
-use crate::tcp::agent::{DEFAULT_CC, DEFAULT_RECEIVER, DEFAULT_RECOVERY};
+use crate::tcp::agent::{default_recovery, DEFAULT_CC, DEFAULT_RECEIVER};
 use crate::tcp::TcpParams;
 use std::collections::{HashMap, HashSet};
 
@@ -390,7 +390,7 @@ fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
                 })
             };
             let cc = pick("cc", Family::CongestionControl, DEFAULT_CC)?;
-            let recovery = pick("recovery", Family::Recovery, DEFAULT_RECOVERY)?;
+            let recovery = pick("recovery", Family::Recovery, default_recovery(cc.name()))?;
             let receiver = pick("receiver", Family::Receiver, DEFAULT_RECEIVER)?;
             FlowKind::Tcp(TcpParams::from_config(&config, cc, recovery, receiver))
         }
