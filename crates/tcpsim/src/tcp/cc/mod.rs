@@ -189,9 +189,9 @@ pub trait CongestionControl {
     /// longer than the algorithm's own retransmission timeout, so it should be resent now
     /// rather than after the third duplicate ACK or the coarse timer (Brakmo & Peterson
     /// 1995 §3.1; ns-2 `VegasTcpAgent::vegas_expire`). Asked by loss recoveries that use
-    /// it (`recovery = "vegas"`: on every duplicate ACK and on the first one or two new
-    /// ACKs after a retransmission); Tahoe, Reno and NewReno do not ask, as in ns-2. The
-    /// default has no such timer.
+    /// it (`recovery = "vegas"`: on every duplicate ACK, and on the first one or two new
+    /// ACKs after a retransmission, where `seq` may not have been sent yet); Tahoe, Reno
+    /// and NewReno do not ask, as in ns-2. The default has no such timer.
     fn packet_timed_out(&self, _view: &CcView, _seq: i64) -> bool {
         false
     }

@@ -36,7 +36,8 @@
 //!     retransmitted, else ×9/8
 //!   timeout: cwnd ← 2 (ns-2 `v_slowstart_`) after the loss recovery's own cut
 //!   fine-grained loss detection (`packet_timed_out`): a packet sent fine_timeout or more
-//!     ago is lost.
+//!     ago is lost; a packet never sent counts as sent 1 s before the first send (ns-2
+//!     reads its cleared send-time slot, −1 on a clock that starts at the first send).
 //!
 //! Parameters (defaults, packets; ns-default.tcl): α = 1 (`v_alpha_`), β = 3 (`v_beta_`),
 //! γ = 1 (`v_gamma_`). ns-2 binds them as integers; Δ is an integer.
@@ -100,6 +101,9 @@ const MIN_WINDOW: f64 = 2.0;
 const FINE_TIMEOUT_BEFORE_ANY_ACK: f64 = 1000.0;
 /// base_rtt before any ACK, seconds (ns-2 `v_baseRTT_` = 1e9).
 const BASE_RTT_BEFORE_ANY_ACK: f64 = 1e9;
+/// How long before the first send ns-2 takes a packet never sent to have left: its
+/// send-time slot holds −1 s (`v_sendtime_` cleared), seconds.
+const CLEARED_SEND_TIME_AGO: f64 = 1.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VegasParams {
@@ -308,7 +312,13 @@ impl CongestionControl for Vegas {
     }
 
     fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {
-        view.sent_at(seq).is_some_and(|sent| time::to_secs(view.now - sent) >= self.fine_timeout)
+        let out_for = match view.sent_at(seq) {
+            Some(sent) => time::to_secs(view.now - sent),
+            // ns-2 reads a packet never sent from a cleared slot of its send-time ring:
+            // sent at −1 s on a clock that starts at the first send.
+            None => time::to_secs(view.now - view.first_sent().unwrap_or(view.now)) + CLEARED_SEND_TIME_AGO,
+        };
+        out_for >= self.fine_timeout
     }
 
     fn reduced_window(&mut self, view: &CcView, flight_window: f64) -> f64 {

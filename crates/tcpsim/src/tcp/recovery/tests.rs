@@ -300,10 +300,16 @@ fn finite_transfer_stops_after_its_packets() {
 const V: f64 = 8.875;
 
 fn vegas_sender() -> TcpSender {
+    vegas_sender_with(true)
+}
+
+fn vegas_sender_with(resend_unsent: bool) -> TcpSender {
     let find = |family, name| registry::find(family, name).expect("registered").defaults();
+    let mut recovery = find(Family::Recovery, "vegas");
+    recovery.set("resend_unsent", registry::Value::Bool(resend_unsent));
     let params = TcpParams {
         cc: find(Family::CongestionControl, "vegas"),
-        recovery: find(Family::Recovery, "vegas"),
+        recovery,
         syn: false,
         initial_window: 8.0,
         initial_ssthresh: Some(2.0),
@@ -399,6 +405,30 @@ fn vegas_cuts_once_for_losses_sent_before_the_last_cut() {
     ack(&mut s, 263, 9, &[10]);
     assert_eq!(s.state.window.cwnd, 9.0);
     assert_eq!(s.state.stats.fast_retransmits, 2);
+}
+
+#[test]
+fn vegas_after_a_retransmission_an_ack_of_everything_sends_the_next_packet_twice() {
+    // ns-2 quirk (resend_unsent): packet 8 fast-retransmitted at 203 ms, then the ACK of
+    // everything sent (16) at 300 ms. Exactly three duplicates: no deflation, cwnd 9.
+    // Vegas' round: rtt 0.2 s, 9 packets, expected (17 − 16)/0.1 = 10, actual 45,
+    // Δ = int(−3.5 + 0.5) = −3: increment 1/9, held (9 − 1 > 2). The check of the next
+    // packet, 17, finds it never sent: ns-2 reads its cleared slot as sent long ago, so
+    // 17 leaves at once, then again as new data, with 18..25 (window 9 from 16).
+    let mut s = vegas_sender_with(true);
+    ack(&mut s, 201, 7, &[]);
+    ack(&mut s, 202, 7, &[]);
+    ack(&mut s, 203, 7, &[8, 16]);
+    let mut expect = vec![17];
+    expect.extend(17..=25);
+    ack(&mut s, 300, 16, &expect);
+    assert_eq!(s.state.stats.retransmits, 2, "8, and the second copy of 17");
+    // Brakmo & Peterson's mechanism checks only packets already sent.
+    let mut s = vegas_sender_with(false);
+    ack(&mut s, 201, 7, &[]);
+    ack(&mut s, 202, 7, &[]);
+    ack(&mut s, 203, 7, &[8, 16]);
+    ack(&mut s, 300, 16, &(17..=25).collect::<Vec<_>>());
 }
 
 #[test]

@@ -45,12 +45,17 @@
 //! - the timeout sets ssthresh from the halved window whatever the congestion control's
 //!   `reduced_window`, and has no special case for "nothing outstanding".
 //!
-//! Choice: a packet never sent does not time out (ns-2 would read a cleared send-time slot
-//! as long expired and send it twice: once here, once as new data).
+//! Parameter `resend_unsent` (default true, ns-2): when the new ACK acknowledges every
+//! packet sent, the next packet has not been sent yet; ns-2's `vegas_expire` reads its
+//! cleared send-time slot as long expired, so the check above sends it at once, and then
+//! sends it again as new data (the second copy counts as a retransmission). This happens
+//! whenever a retransmission's ACK finds nothing else outstanding, so it changes the
+//! trajectory after losses in small windows. false: only packets already sent are checked
+//! (Brakmo & Peterson's mechanism).
 
 use super::LossRecovery;
 use crate::engine::SimTime;
-use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::registry::{no_check, Constructor, Family, ModelConfig, ModelSpec, Param, ParamType as T, Value as V};
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::{AckEvent, CcView, CongestionControl};
 use crate::tcp::sender::{ack_rtt, CwndAction, TcpState};
@@ -60,9 +65,16 @@ pub static SPEC: ModelSpec = ModelSpec {
     name: "vegas",
     summary: "Vegas retransmission: fine-grained timer checked on duplicate ACKs and after retransmissions, one window cut per episode, inflation in cwnd",
     source: "Brakmo & Peterson, IEEE JSAC 13(8), 1995, §3.1; ns-2.35 Agent/TCP/Vegas (tcp-vegas.cc)",
-    params: &[],
+    params: &[Param::new(
+        "resend_unsent",
+        T::Bool,
+        "",
+        V::Bool(true),
+        "after a retransmission, a new ACK that leaves nothing outstanding sends the next packet at once and again as new data (ns-2 reads its cleared send-time slot as expired); false checks only packets already sent",
+        "ns-2.35 VegasTcpAgent::recv and vegas_expire",
+    )],
     check: no_check,
-    constructor: Constructor::Recovery(|_| Box::new(Vegas::default())),
+    constructor: Constructor::Recovery(|c| Box::new(Vegas::new(c))),
 };
 
 /// ssthresh after the window is deflated (ns-2; Vegas uses ssthresh only for slow start).
@@ -72,6 +84,8 @@ const ACKS_CHECKED_AFTER_RETRANSMIT: i64 = 2;
 
 #[derive(Debug, Clone, Default)]
 pub struct Vegas {
+    /// Check the next packet even when it was not sent yet (ns-2; `resend_unsent`).
+    resend_unsent: bool,
     /// New ACKs still to check for a timed-out packet (ns-2 `v_worried_`).
     worried: i64,
     /// The window set by the last cut, before inflation, packets (ns-2 `v_newcwnd_`).
@@ -82,6 +96,10 @@ pub struct Vegas {
 }
 
 impl Vegas {
+    pub fn new(c: &ModelConfig) -> Self {
+        Vegas { resend_unsent: c.boolean("resend_unsent"), ..Vegas::default() }
+    }
+
     fn new_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
         let threshold = s.params.dupack_threshold;
         if s.last_ack == 0 {
@@ -104,7 +122,8 @@ impl Vegas {
             // checks whether the next packet was lost too.
             self.worried -= 1;
             let next = ack + 1;
-            if cc.packet_timed_out(&CcView::new(s, now), next) {
+            let checked = next <= s.maxseq || self.resend_unsent;
+            if checked && cc.packet_timed_out(&CcView::new(s, now), next) {
                 s.dupacks = threshold;
                 s.output(next, now);
             } else {

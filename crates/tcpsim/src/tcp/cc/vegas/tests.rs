@@ -202,8 +202,12 @@ fn a_packet_times_out_once_it_is_out_for_the_fine_grained_timeout() {
     // Packet 100 was sent at 900 ms.
     assert!(!r.v.packet_timed_out(&CcView::new(&mut r.s, ms(1049)), 100));
     assert!(r.v.packet_timed_out(&CcView::new(&mut r.s, ms(1050)), 100));
-    // Never sent: never timed out.
-    assert!(!r.v.packet_timed_out(&CcView::new(&mut r.s, ms(5000)), 500));
+    // Never sent: ns-2 reads a cleared slot, −1 s on a clock that starts at the first
+    // send (here t = 0): at 1.049 s it has been "out" 2.049 s. Only a timeout longer than
+    // the time since the first send plus 1 s keeps it in.
+    assert!(r.v.packet_timed_out(&CcView::new(&mut r.s, ms(1049)), 500));
+    r.v.fine_timeout = 2.1;
+    assert!(!r.v.packet_timed_out(&CcView::new(&mut r.s, ms(1049)), 500));
 }
 
 #[test]
