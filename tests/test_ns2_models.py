@@ -54,7 +54,33 @@ F  Packet-mode RED (queue_in_bytes_ / bytes_ false, thresh_ 10, maxthresh_ 30,
    1534 vs 1522 (-0.8 %), Jain 0.9968 vs 0.9957. Also asserted on the ns-2 side: early
    drops outnumber overflow drops (RED, not the buffer limit, does the dropping).
 
-Runtime: about 3.5 s for the whole file (ns-2 about 2.6 s, tcpsim about 0.8 s).
+V1 Vegas (Agent/TCP/Vegas, v_alpha_ 2, v_beta_ 4, v_gamma_ 1, syn_ false) on reference
+   document 001 Fig. 1's network: 1 Gb/s / 1 ms access, 50 Mb/s / 48 ms bottleneck,
+   buffers of 10000 packets (no loss), 65 s. ns-2's Vegas agent puts 1000-byte packets
+   on the wire (no TCP/IP header; the twin sets header_size 0). Nothing is random and
+   nothing is lost, so the runs should be the same: goodput, packets sent and final cwnd
+   0.1 %, drops 0, slow-start exit within one 100 ms sample, time to reach the final
+   cwnd 1 %, cwnd at 0.5 ... 60 s 0.5 %, mean queue over the last 10 s 0.5 packet.
+   Measured: identical (235285 packets delivered, 235602 sent, slow start left at
+   1.2-1.3 s from 64 to 56, cwnd 630.096 at 58.9 s, cwnd at every checkpoint equal to
+   within 3e-6). Also asserted on the ns-2 side: the paper's Fig. 1 (64 -> 56, about
+   630 near 59 s).
+V2 V1's network with ns-2.35's own Vegas defaults (alpha 1, beta 3, gamma 1, syn_ true):
+   ns-2's Vegas sets windowInit_ one ACK late (1, 1, 3, 3, 6, ..., 96 -> 84). ns-2's
+   packet 0 is a full 1000-byte packet, tcpsim's SYN is header-only, so the first round
+   trip differs by 0.18 ms. V1's tolerances. Measured: 249765 vs 249766 packets, cwnd
+   629.133 at the end on both, equilibrium at 56.2 s on both.
+V3 Vegas wanting more queue than the buffer holds (alpha 3, beta 5, syn_ false), 100 Mb/s
+   access, 5 Mb/s / 30 ms DropTail limit 3, 60 s: 70 losses, repaired by fast
+   retransmits (on the third duplicate or the fine-grained timer), the checks of the
+   first ACKs after a retransmission (once resending a packet not yet sent, as ns-2
+   does), and one timeout. The only random draw is the clock phase (boot_time_), and
+   ns-2 seeds 1-4 and tcpsim seeds 1-5 all give the same counters. Goodput 1 %, mean
+   cwnd 2 %, retransmissions and drops 10 %, timeouts +-1, final cwnd 5 %. Measured:
+   identical (33249 packets, 72 retransmissions, 70 drops, 1 timeout, final cwnd
+   42.333). Also asserted on the ns-2 side: at least 30 drops and a timeout.
+
+Runtime: about 9.5 s for the whole file (ns-2 about 8.2 s, tcpsim about 1.7 s).
 
 Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim binary is
 <repo>/target/release/tcpsim-run (or $TCPSIM_RUN), built with
@@ -129,3 +155,23 @@ def test_case_f_packet_mode_red_with_cbr(tcpsim_run):
     res = _assert_case(harness.case_f(60.0, tcpsim_seeds=(1, 2, 3)))
     ns = res.ns2
     assert ns["bottleneck_early_drops"] > ns["bottleneck_overflow_drops"] > 0, res.report()
+
+
+def test_case_v1_vegas_fig1_slow_start_and_ramp(tcpsim_run):
+    res = _assert_case(harness.case_v1(65.0))
+    ns = res.ns2
+    # Reference document 001 Fig. 1: slow start ends at 1.2 s from 64 (to 64 - 64/8 =
+    # 56, then one packet per round); about 630 packets near 59 s.
+    assert ns["cwnd_at_1s"] == 32 and ns["cwnd_at_1.5s"] == 58, res.report()
+    assert 58.0 <= ns["equilibrium_s"] <= 60.0 and abs(ns["final_cwnd"] - 630) < 1, res.report()
+
+
+def test_case_v2_vegas_ns2_defaults_with_syn(tcpsim_run):
+    res = _assert_case(harness.case_v2(65.0))
+    assert res.ns2["cwnd_at_1.5s"] == 84, res.report()  # 96 - 96/8
+
+
+def test_case_v3_vegas_repeated_losses(tcpsim_run):
+    res = _assert_case(harness.case_v3(60.0))
+    ns = res.ns2
+    assert ns["bottleneck_drops"] >= 30 and ns["timeouts"] >= 1, res.report()
