@@ -310,7 +310,9 @@ class TcpFlow(_Table):
     ``Agent/TCP``: sequence numbers and windows in packets).
 
     With ``count = n`` the table stands for n flows; ``{i}`` in `name`, `from_` and `to`
-    becomes 0 .. n-1. Every unset field takes the core's default (docs/scenario.md)."""
+    becomes 0 .. n-1. Every unset field takes the core's default (docs/scenario.md).
+    `cc`, `recovery` and `receiver` take a model name or a dict with ``kind`` and the
+    model's parameters, e.g. ``cc={"kind": "vegas", "alpha": 2, "beta": 4}``."""
 
     from_: str
     to: str
@@ -319,8 +321,8 @@ class TcpFlow(_Table):
     start: Optional[str] = None
     start_spacing: Optional[str] = None
     stop: Optional[str] = None
-    recovery: Optional[str] = None
-    cc: Optional[str] = None
+    recovery: Optional[Union[str, Dict[str, Any]]] = None
+    cc: Optional[Union[str, Dict[str, Any]]] = None
     packet_size: Optional[str] = None
     header_size: Optional[str] = None
     ack_size: Optional[str] = None
