@@ -48,8 +48,9 @@
 //! sent, inflation and deflation, the checks after a retransmission, the timeout). The
 //! pair is ns-2's agent, and `cc = "vegas"` selects that recovery unless the scenario names
 //! another. With Tahoe, Reno or NewReno recovery the window rules here still apply, but
-//! those recoveries never ask for fine-grained retransmissions, and `reduced_window` also
-//! sets ssthresh on a timeout there (ns-2's Vegas halves it).
+//! those recoveries never ask for fine-grained retransmissions, and they set ssthresh to
+//! `reduced_window` on a fast retransmit and on a timeout (ns-2's Vegas leaves it on the
+//! first and halves the window for it on the second).
 //!
 //! Choices, all ns-2's where the paper is silent or differs:
 //! - Δ is rounded (`int(x + 0.5)`, so negative values truncate toward zero); expected uses

@@ -15,7 +15,8 @@
 //!       if the window was not cut since that packet was sent (ns-2 `t_cwnd_changed_`):
 //!         reduced ← reduced_window(W), W = min(⌊cwnd⌋, advertised window);
 //!         cwnd ← reduced + dupacks (inflated at once)
-//!       back off the retransmission timer and rearm it, keeping snd_nxt
+//!       the congestion control's `on_recovery_start` (Vegas backs off its fine-grained
+//!       timer); back off the retransmission timer and rearm it, keeping snd_nxt
 //!       (ns-2 `reset_rtx_timer(1)`, whose back-off is on); retransmit the packet;
 //!       if it had been sent only once, dupacks ← dupack_threshold
 //!   else, beyond the threshold: cwnd ← cwnd + 1
