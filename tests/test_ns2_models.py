@@ -155,8 +155,35 @@ SACK-DELACK Two Sack1 flows with Agent/TCPSink/Sack1/DelAck (interval_ 100 ms), 
    retransmits, 137 multi-loss repairs, 1 timeout, 36083 ACKs). Also asserted on the
    ns-2 side: multi-loss repairs at least 20 % of the drops, 0.5-0.6 ACKs per data packet.
 
+V1 Vegas (Agent/TCP/Vegas, v_alpha_ 2, v_beta_ 4, v_gamma_ 1, syn_ false) on reference
+   document 001 Fig. 1's network: 1 Gb/s / 1 ms access, 50 Mb/s / 48 ms bottleneck,
+   buffers of 10000 packets (no loss), 65 s. ns-2's Vegas agent puts 1000-byte packets
+   on the wire (no TCP/IP header; the twin sets header_size 0). Nothing is random and
+   nothing is lost, so the runs should be the same: goodput, packets sent and final cwnd
+   0.1 %, drops 0, slow-start exit within one 100 ms sample, time to reach the final
+   cwnd 1 %, cwnd at 0.5 ... 60 s 0.5 %, mean queue over the last 10 s 0.5 packet.
+   Measured: identical (235285 packets delivered, 235602 sent, slow start left at
+   1.2-1.3 s from 64 to 56, cwnd 630.096 at 58.9 s, cwnd at every checkpoint equal to
+   within 3e-6). Also asserted on the ns-2 side: the paper's Fig. 1 (64 -> 56, about
+   630 near 59 s).
+V2 V1's network with ns-2.35's own Vegas defaults (alpha 1, beta 3, gamma 1, syn_ true):
+   ns-2's Vegas sets windowInit_ one ACK late (1, 1, 3, 3, 6, ..., 96 -> 84). ns-2's
+   packet 0 is a full 1000-byte packet, tcpsim's SYN is header-only, so the first round
+   trip differs by 0.18 ms. V1's tolerances. Measured: 249765 vs 249766 packets, cwnd
+   629.133 at the end on both, equilibrium at 56.2 s on both.
+V3 Vegas wanting more queue than the buffer holds (alpha 3, beta 5, syn_ false), 100 Mb/s
+   access, 5 Mb/s / 30 ms DropTail limit 3, 60 s: 70 losses, repaired by fast
+   retransmits (on the third duplicate or the fine-grained timer), the checks of the
+   first ACKs after a retransmission (once resending a packet not yet sent, as ns-2
+   does), and one timeout. The only random draw is the clock phase (boot_time_), and
+   ns-2 seeds 1-4 and tcpsim seeds 1-5 all give the same counters. Goodput 1 %, mean
+   cwnd 2 %, retransmissions and drops 10 %, timeouts +-1, final cwnd 5 %. Measured:
+   identical (33249 packets, 72 retransmissions, 70 drops, 1 timeout, final cwnd
+   42.333). Also asserted on the ns-2 side: at least 30 drops and a timeout.
+
 Runtime: about 5 s for cases C-I, about 1 s for DRR (ns-2 0.8 s, tcpsim 0.2 s), about
-10 s for the six runs of ns-2 of ECN and ECN1, and about 2 s for SACK and SACK-DELACK.
+10 s for the six runs of ns-2 of ECN and ECN1, about 2 s for SACK and SACK-DELACK, and
+about 9.5 s for V1-V3.
 
 Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim binary is
 <repo>/target/release/tcpsim-run (or $TCPSIM_RUN), built with
@@ -294,3 +321,21 @@ def test_case_sack_delack_sack1_with_delayed_ack_sack_sinks(tcpsim_run):
     ns = res.ns2
     assert ns["multi_loss_repairs"] >= 0.2 * ns["bottleneck_drops"], res.report()
     assert 0.5 <= ns["acks_per_data_pkt"] <= 0.6, res.report()
+def test_case_v1_vegas_fig1_slow_start_and_ramp(tcpsim_run):
+    res = _assert_case(harness.case_v1(65.0))
+    ns = res.ns2
+    # Reference document 001 Fig. 1: slow start ends at 1.2 s from 64 (to 64 - 64/8 =
+    # 56, then one packet per round); about 630 packets near 59 s.
+    assert ns["cwnd_at_1s"] == 32 and ns["cwnd_at_1.5s"] == 58, res.report()
+    assert 58.0 <= ns["equilibrium_s"] <= 60.0 and abs(ns["final_cwnd"] - 630) < 1, res.report()
+
+
+def test_case_v2_vegas_ns2_defaults_with_syn(tcpsim_run):
+    res = _assert_case(harness.case_v2(65.0))
+    assert res.ns2["cwnd_at_1.5s"] == 84, res.report()  # 96 - 96/8
+
+
+def test_case_v3_vegas_repeated_losses(tcpsim_run):
+    res = _assert_case(harness.case_v3(60.0))
+    ns = res.ns2
+    assert ns["bottleneck_drops"] >= 30 and ns["timeouts"] >= 1, res.report()

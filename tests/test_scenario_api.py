@@ -300,7 +300,7 @@ def _file_error(text: str) -> str:
         (lambda s: setattr(s, "duration", 10), "duration", "simulation.duration"),
         (lambda s: setattr(s, "seed", -1), "seed", "simulation.seed"),
         (lambda s: setattr(s.flows[1], "max_window", 2.5), "flows[1].max_window", "flow[1].max_window"),
-        (lambda s: setattr(s.flows[1], "recovery", "vegas"), "flows[1].recovery", "flow[1].recovery"),
+        (lambda s: setattr(s.flows[1], "recovery", "no_such_recovery"), "flows[1].recovery", "flow[1].recovery"),
         (lambda s: setattr(s.flows[0], "to", "d7"), "flows[0].to", "flow[0].to"),
         (lambda s: setattr(s.flows[0], "stop", "0s"), "flows[0].stop", "flow[0].stop"),
         (lambda s: s.flows.append(CbrFlow("s0", "d1", rate="fast")), "flows[2].rate", "flow[2].rate"),

@@ -36,6 +36,12 @@ SACK four Sack1 flows with SACK sinks, DropTail 10: goodput 2 %, each flow's goo
     5 %; drops, retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1.
 SACK-DELACK two Sack1 flows with delayed-ACK SACK sinks, DropTail 5: as SACK, and ACKs
     2 %.
+V1  one Agent/TCP/Vegas flow on reference document 001 Fig. 1's network (alpha 2, beta 4,
+    syn_ false), no loss: goodput and cwnd trajectory (exit from slow start, time to
+    equilibrium, cwnd at checkpoints), final cwnd, queue.
+V2  V1's network with ns-2.35's Vegas defaults (alpha 1, beta 3, syn_ true).
+V3  Vegas through a buffer smaller than the queue it wants: repeated losses; goodput 1 %,
+    retransmissions and drops 10 %, timeouts +-1.
 
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
@@ -47,7 +53,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
-    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1|SACK|SACK-DELACK [--seconds S]
+    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1|SACK|SACK-DELACK|V1|V2|V3 [--seconds S]
 
 Standard library only.
 """
@@ -803,10 +809,155 @@ def case_sack_delack(seconds: float = 60.0) -> CaseResult:
     return CaseResult(_label("SACK-DELACK", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+# --------------------------------------------------------------------------- cases V1, V2, V3 (Vegas)
+#
+# One Agent/TCP/Vegas flow each; the scripts also print a "sample t=.. cwnd=.. ssthresh=..
+# qlen=.." line every 100 ms (lib.tcl sample_every), compared with tcpsim's time series
+# (monitor interval 100 ms). ns-2's Vegas agent puts packetSize_ (1000) bytes on the
+# wire, so delivered packets are bytes_ // 1000; with syn_ true its packet 0 is one of
+# them (a full packet, where tcpsim's SYN carries no data), so it is not counted.
+
+CASE_V1_TCL, CASE_V1_TOML = HERE / "case_v1.tcl", HERE / "case_v1.toml"
+CASE_V2_TCL, CASE_V2_TOML = HERE / "case_v2.tcl", HERE / "case_v2.toml"
+CASE_V3_TCL, CASE_V3_TOML = HERE / "case_v3.tcl", HERE / "case_v3.toml"
+VEGAS_WIRE_BYTES = 1000  # packetSize_; VegasTcpAgent::output adds no header
+VEGAS_CHECKPOINTS_S = (0.5, 1.0, 1.5, 2.0, 5.0, 10.0, 20.0, 40.0, 60.0)
+
+
+def _trajectory_metrics(samples: dict[float, tuple[float, float, float]], seconds: float,
+                        equilibrium: float | None) -> dict[str, float]:
+    """cwnd at the checkpoints, when slow start ended (first sample with ssthresh 2), when
+    cwnd first reached ``equilibrium`` - 0.5, mean cwnd and the mean queue over the last
+    10 s; ``samples`` maps time (s) to (cwnd, ssthresh, waiting packets)."""
+    times = sorted(samples)
+    out: dict[str, float] = {}
+    for t in VEGAS_CHECKPOINTS_S:
+        if t <= seconds and t in samples:
+            out[f"cwnd_at_{t:g}s"] = samples[t][0]
+    out["slow_start_exit_s"] = next((t for t in times if samples[t][1] == 2.0), float("nan"))
+    if equilibrium is not None:
+        out["equilibrium_s"] = next((t for t in times if samples[t][0] >= equilibrium - 0.5), float("nan"))
+    out["mean_cwnd"] = sum(samples[t][0] for t in times) / len(times)
+    tail = [samples[t][2] for t in times if t >= seconds - 10.0]
+    out["queue_last_10s"] = sum(tail) / len(tail)
+    return out
+
+
+def _vegas_ns2(script: Path, seconds: float, syn: bool) -> tuple[dict[str, float], dict, float]:
+    ns = ns_binary()
+    if ns is None:
+        raise HarnessError("ns (ns-2) is not on PATH")
+    t0 = time.perf_counter()
+    proc = subprocess.run([ns, script.name, f"{seconds:g}", "1"], cwd=script.parent,
+                          capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise HarnessError(f"ns {script.name} exited {proc.returncode}:\n{proc.stderr[-2000:]}")
+    out = parse_lib_output(proc.stdout)
+    f, bn = out["flows"][0], out["queues"][BOTTLENECK]
+    delivered = int(f["bytes"]) // VEGAS_WIRE_BYTES - (1 if syn else 0)
+    samples = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("sample "):
+            kv = {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line)}
+            samples[round(kv["t"], 6)] = (kv["cwnd"], kv["ssthresh"], kv["qlen"])
+    m = {
+        "delivered_pkts": float(delivered),
+        "goodput_bps": delivered * VEGAS_WIRE_BYTES * 8 / seconds,
+        "packets_sent": f["data_pkts"],
+        "retransmits": f["rexmit_pkts"],
+        "timeouts": f["timeouts"],
+        "bottleneck_drops": bn["drops"],
+        "final_cwnd": f["cwnd"],
+    }
+    return m, samples, wall
+
+
+def _vegas_tcpsim(scenario: Path, seconds: float) -> tuple[dict[str, float], dict, TcpsimRun]:
+    run = run_tcpsim(scenario)
+    f, bn = run.flows[0], queue_row(run, BOTTLENECK)
+    delivered = _num(f, "unique_packets")
+    series: dict[float, dict[str, float]] = {}
+    for row in read_csv(run.out_dir / "timeseries.csv"):
+        key = (row["entity"], row["metric"])
+        if key in ((f["name"], "cwnd"), (f["name"], "ssthresh"), (BOTTLENECK, "queue_pkts")):
+            series.setdefault(round(float(row["time_s"]), 6), {})[row["metric"]] = float(row["value"])
+    samples = {t: (v["cwnd"], v["ssthresh"], v["queue_pkts"]) for t, v in series.items() if len(v) == 3}
+    m = {
+        "delivered_pkts": delivered,
+        "goodput_bps": delivered * VEGAS_WIRE_BYTES * 8 / seconds,
+        "packets_sent": _num(f, "packets_sent"),
+        "retransmits": _num(f, "retransmits"),
+        "timeouts": _num(f, "timeouts"),
+        "bottleneck_drops": _num(bn, "early_drops") + _num(bn, "overflow_drops"),
+        "final_cwnd": _num(f, "final_cwnd"),
+    }
+    return m, samples, run
+
+
+def _vegas_case(name: str, tcl: Path, toml: Path, seconds: float, default: float, syn: bool,
+                equilibrium: bool) -> tuple[dict[str, float], dict[str, float], float, float, list[str]]:
+    ns, ns_samples, ns_wall = _vegas_ns2(tcl, seconds, syn)
+    if seconds != default:
+        toml = scenario_variant(toml, Path(tempfile.mkdtemp(prefix=f"tcpsim-{name.lower()}-")), seconds)
+    ts, ts_samples, run = _vegas_tcpsim(toml, seconds)
+    target = ns["final_cwnd"] if equilibrium else None
+    ns.update(_trajectory_metrics(ns_samples, seconds, target))
+    ts.update(_trajectory_metrics(ts_samples, seconds, target))
+    return ns, ts, ns_wall, run.wall_s, [f"tcpsim output kept in {run.out_dir}"]
+
+
+def _vegas_no_loss_checks(ns: dict[str, float], ts: dict[str, float]) -> list[Check]:
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.001),
+        Check("packets_sent", ns["packets_sent"], ts["packets_sent"], "rel", 0.001),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "abs", 0),
+        Check("final_cwnd", ns["final_cwnd"], ts["final_cwnd"], "rel", 0.001),
+        Check("slow_start_exit_s", ns["slow_start_exit_s"], ts["slow_start_exit_s"], "abs", 0.1),
+        Check("equilibrium_s", ns["equilibrium_s"], ts["equilibrium_s"], "rel", 0.01),
+        Check("queue_last_10s", ns["queue_last_10s"], ts["queue_last_10s"], "abs", 0.5),
+    ]
+    checks += [Check(k, ns[k], ts[k], "rel", 0.005) for k in sorted(ns) if k.startswith("cwnd_at_") and k in ts]
+    return checks
+
+
+def case_v1(seconds: float = 65.0) -> CaseResult:
+    """Case V1, Vegas on reference document 001 Fig. 1's network (alpha 2, beta 4, syn_
+    false), no loss: goodput, packets sent, final cwnd 0.1 %; drops 0; slow-start exit
+    within one 100 ms sample; time to equilibrium 1 %; cwnd at the checkpoints 0.5 %;
+    mean queue over the last 10 s within 0.5 packet."""
+    ns, ts, nw, tw, notes = _vegas_case("V1", CASE_V1_TCL, CASE_V1_TOML, seconds, 65.0, syn=False, equilibrium=True)
+    return CaseResult(_label("V1", seconds, 65.0), ns, ts, _vegas_no_loss_checks(ns, ts), nw, tw, notes)
+
+
+def case_v2(seconds: float = 65.0) -> CaseResult:
+    """Case V2, case V1's network with ns-2.35's Vegas defaults (alpha 1, beta 3, gamma 1,
+    syn_ true); the tolerances of V1."""
+    ns, ts, nw, tw, notes = _vegas_case("V2", CASE_V2_TCL, CASE_V2_TOML, seconds, 65.0, syn=True, equilibrium=True)
+    return CaseResult(_label("V2", seconds, 65.0), ns, ts, _vegas_no_loss_checks(ns, ts), nw, tw, notes)
+
+
+def case_v3(seconds: float = 60.0) -> CaseResult:
+    """Case V3, Vegas wanting more queue than a 3-packet DropTail buffer holds (alpha 3,
+    beta 5), repeated losses: goodput 1 %, mean cwnd 2 %, retransmissions and drops 10 %,
+    timeouts +-1, final cwnd 5 %."""
+    ns, ts, nw, tw, notes = _vegas_case("V3", CASE_V3_TCL, CASE_V3_TOML, seconds, 60.0, syn=False, equilibrium=False)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.01),
+        Check("mean_cwnd", ns["mean_cwnd"], ts["mean_cwnd"], "rel", 0.02),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.10),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
+        Check("final_cwnd", ns["final_cwnd"], ts["final_cwnd"], "rel", 0.05),
+    ]
+    return CaseResult(_label("V3", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
                "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
                "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0),
-               "SACK": (case_sack, 60.0), "SACK-DELACK": (case_sack_delack, 60.0)}
+               "SACK": (case_sack, 60.0), "SACK-DELACK": (case_sack_delack, 60.0),
+               "V1": (case_v1, 65.0), "V2": (case_v2, 65.0), "V3": (case_v3, 60.0)}
 
 
 # --------------------------------------------------------------------------- command line

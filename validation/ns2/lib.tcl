@@ -1,4 +1,4 @@
-# Helpers shared by the differential cases C, D1, D2, E, F and ECN (sourced by case_*.tcl).
+# Helpers shared by the differential cases C, D1, D2, E, F, ECN, V1 and V2 (sourced by case_*.tcl).
 #
 # Every case script prints, at its end time:
 #   flow I bytes=.. data_pkts=.. rexmit_pkts=.. timeouts=.. cwnd_cuts=.. ecn_responses=.. cwnd=..
@@ -14,6 +14,7 @@
 #   fid F FROM->TO arrivals=.. departures=.. drops=..
 #                                           one line per fid_ seen on a link direction
 #                                           watched with monitor_link_flows (flow monitor)
+#   sample t=.. cwnd=.. ssthresh=.. qlen=..  optional, from sample_every (cwnd trajectory)
 #   ns2 case=X T=..                         last line
 #
 # Monitors draw no random numbers, so they do not change the run.
@@ -95,6 +96,21 @@ proc report_queues {} {
         set qm [lindex $e 1]
         puts "queue [lindex $e 0] arrivals=[$qm set parrivals_] departures=[$qm set pdepartures_] drops=[$qm set pdrops_] early_drops=[$qm set epdrops_] marks=[$qm set pmarks_]"
     }
+}
+
+# Prints "sample t=T cwnd=.. ssthresh=.. qlen=.." at T = 0, INTERVAL, 2·INTERVAL, … up to
+# the end time: the TCP agent's cwnd_ and ssthresh_ and the packets waiting in the queue
+# of QueueMonitor QM (pkts_). Times are k·INTERVAL, not a running sum, so they match
+# tcpsim's monitor samples exactly.
+proc sample_every {ns interval tcp qm} {
+    global T
+    for {set k 0} {$k * $interval <= $T + 1e-9} {incr k} {
+        $ns at [expr {$k * $interval}] [list print_sample $ns $tcp $qm]
+    }
+}
+
+proc print_sample {ns tcp qm} {
+    puts "sample t=[$ns now] cwnd=[$tcp set cwnd_] ssthresh=[$tcp set ssthresh_] qlen=[$qm set pkts_]"
 }
 
 proc finish_run {ns case} {

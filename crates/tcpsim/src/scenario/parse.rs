@@ -7,7 +7,7 @@ use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, 
 use crate::app::CbrParams;
 use crate::registry::{self, Family, ModelConfig};
 use crate::queue::DEFAULT_QUEUE;
-use crate::tcp::agent::{DEFAULT_AGENT, DEFAULT_CC, DEFAULT_RECEIVER, DEFAULT_RECOVERY};
+use crate::tcp::agent::{default_recovery, DEFAULT_AGENT, DEFAULT_CC, DEFAULT_RECEIVER};
 use crate::tcp::TcpParams;
 use std::collections::{HashMap, HashSet};
 
@@ -443,7 +443,7 @@ fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
                 })
             };
             let cc = pick("cc", Family::CongestionControl, DEFAULT_CC)?;
-            let recovery = pick("recovery", Family::Recovery, DEFAULT_RECOVERY)?;
+            let recovery = pick("recovery", Family::Recovery, default_recovery(cc.name()))?;
             let receiver = pick("receiver", Family::Receiver, DEFAULT_RECEIVER)?;
             let reads_sack = crate::tcp::recovery::SACK_BASED.iter().any(|m| std::ptr::eq(*m, recovery.spec));
             if reads_sack && !receiver.boolean("sack") {

@@ -142,6 +142,16 @@ pub const DEFAULT_CC: &str = "reno";
 pub const DEFAULT_RECOVERY: &str = "newreno";
 pub const DEFAULT_RECEIVER: &str = "every_packet";
 
+/// The loss recovery of a flow that names congestion control `cc` and no recovery: the
+/// one that makes the pair an ns-2 agent. ns-2's `Agent/TCP/Vegas` has its own recovery
+/// in `recv()` (tcp/recovery/vegas.rs); every other window control pairs with NewReno.
+pub fn default_recovery(cc: &str) -> &'static str {
+    match cc {
+        "vegas" => "vegas",
+        _ => DEFAULT_RECOVERY,
+    }
+}
+
 impl Default for TcpParams {
     fn default() -> Self {
         let (cc, recovery, receiver) = TcpParams::default_models();

@@ -109,8 +109,12 @@ pub struct TcpState {
     pub round_end: i64,
     /// Smallest and largest RTT sample (Karn's and per-ACK), seconds.
     pub rtt_range: (f64, f64),
-    /// Send times of outstanding packets, kept when the congestion control asks.
+    /// Send times and counts of outstanding packets, kept when the congestion control or
+    /// the loss recovery asks.
     pub send_times: Option<SendTimes>,
+    /// When the first packet was put on the wire (ns-2 `firstsent_`, set by `send_much`
+    /// whenever it starts from packet 0).
+    pub first_sent: Option<SimTime>,
     /// The next packet carries CWR: the window was reduced (ns-2 `cong_action_`).
     pub cwr_pending: bool,
     /// ECN: the receiver answered the ECN offer of packet 0 (ns-2 `ect_`); until then an
@@ -139,24 +143,42 @@ pub struct Outgoing {
     pub cwr: bool,
 }
 
-/// Send times of packets last_ack + 1 ..= maxseq, in order (memory follows the flight).
+/// Send records of packets last_ack + 1 ..= maxseq, in order (memory follows the flight):
+/// when each was last sent and how many times it was sent (ns-2 Vegas `v_sendtime_`,
+/// `v_transmits_`).
 #[derive(Debug, Clone, Default)]
 pub struct SendTimes {
     first: i64,
-    times: VecDeque<SimTime>,
+    records: VecDeque<SendRecord>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct SendRecord {
+    last_sent: SimTime,
+    transmissions: u32,
 }
 
 impl SendTimes {
+    /// When packet `seq` was last sent, if it is outstanding.
     pub fn get(&self, seq: i64) -> Option<SimTime> {
+        self.record_of(seq).map(|r| r.last_sent)
+    }
+
+    /// How many times packet `seq` was sent (0 if it is not outstanding).
+    pub fn transmissions(&self, seq: i64) -> u32 {
+        self.record_of(seq).map_or(0, |r| r.transmissions)
+    }
+
+    fn record_of(&self, seq: i64) -> Option<&SendRecord> {
         let i = seq.checked_sub(self.first)?;
         if i < 0 {
             return None;
         }
-        self.times.get(i as usize).copied()
+        self.records.get(i as usize).filter(|r| r.transmissions > 0)
     }
 
     fn record(&mut self, seq: i64, now: SimTime) {
-        if self.times.is_empty() {
+        if self.records.is_empty() {
             self.first = seq;
         }
         let i = seq - self.first;
@@ -164,19 +186,21 @@ impl SendTimes {
             return;
         }
         let i = i as usize;
-        while self.times.len() <= i {
-            self.times.push_back(now);
+        while self.records.len() <= i {
+            self.records.push_back(SendRecord { last_sent: now, transmissions: 0 });
         }
-        self.times[i] = now;
+        let r = &mut self.records[i];
+        r.last_sent = now;
+        r.transmissions += 1;
     }
 
     /// Forgets packets up to and including `ack`.
     fn acknowledge(&mut self, ack: i64) {
-        while self.first <= ack && !self.times.is_empty() {
-            self.times.pop_front();
+        while self.first <= ack && !self.records.is_empty() {
+            self.records.pop_front();
             self.first += 1;
         }
-        if self.times.is_empty() {
+        if self.records.is_empty() {
             self.first = ack + 1;
         }
     }
@@ -218,6 +242,7 @@ impl TcpState {
             round_end: 0,
             rtt_range: (f64::INFINITY, 0.0),
             send_times: None,
+            first_sent: None,
             cwr_pending: false,
             ecn_peer: false,
             ecn_backoff: false,
@@ -240,6 +265,9 @@ impl TcpState {
     /// Sends as many new packets as the window allows, at most `max_burst` (0 = no
     /// limit) (ns-2 `send_much`).
     pub fn send_much(&mut self, now: SimTime, max_burst: u32) {
+        if self.t_seqno == 0 {
+            self.first_sent = Some(now);
+        }
         let mut sent = 0;
         while self.t_seqno <= self.last_ack + self.flight_window() && self.t_seqno < self.curseq {
             self.output(self.t_seqno, now);
@@ -457,7 +485,7 @@ impl TcpState {
 }
 
 /// This ACK's own RTT sample from its timestamp echo, seconds.
-fn ack_rtt(info: &AckInfo, now: SimTime) -> Option<f64> {
+pub(crate) fn ack_rtt(info: &AckInfo, now: SimTime) -> Option<f64> {
     (info.ts_echo > 0 && info.ts_echo <= now).then(|| time::to_secs(now - info.ts_echo))
 }
 
@@ -479,7 +507,7 @@ impl TcpSender {
         let recovery = build_recovery(&params.recovery);
         let cc = build_cc(&params.cc);
         let mut state = TcpState::new(params, clock_phase);
-        if cc.wants_send_times() {
+        if cc.wants_send_times() || recovery.wants_send_times() {
             state.send_times = Some(SendTimes::default());
         }
         TcpSender { state, recovery, cc }

@@ -13,8 +13,10 @@
 //! to the registry. `docs/architecture.md` walks through an example.
 
 pub mod reno;
+pub mod vegas;
 
 pub use reno::Reno;
+pub use vegas::Vegas;
 
 use super::ack::AckInfo;
 use super::sender::TcpState;
@@ -123,10 +125,22 @@ impl<'a> CcView<'a> {
         self.s.in_recovery()
     }
 
-    /// When packet `seq` was last sent, if the algorithm asked for send times
-    /// ([`CongestionControl::wants_send_times`]) and the packet is outstanding.
+    /// When packet `seq` was last sent, if the algorithm (or the loss recovery) asked for
+    /// send times ([`CongestionControl::wants_send_times`]) and the packet is outstanding
+    /// (during `on_ack`, the packets this ACK acknowledges still count as outstanding).
     pub fn sent_at(&self, seq: i64) -> Option<SimTime> {
         self.s.send_times.as_ref().and_then(|t| t.get(seq))
+    }
+
+    /// How many times packet `seq` was put on the wire (1 = never retransmitted), under the
+    /// same conditions as [`CcView::sent_at`]; 0 when unknown.
+    pub fn transmissions(&self, seq: i64) -> u32 {
+        self.s.send_times.as_ref().map_or(0, |t| t.transmissions(seq))
+    }
+
+    /// When the first packet was put on the wire (ns-2 `firstsent_`).
+    pub fn first_sent(&self) -> Option<SimTime> {
+        self.s.first_sent
     }
 
     /// Retransmits packet `seq` now (for example Vegas' fine-grained retransmission).
@@ -170,6 +184,17 @@ pub trait CongestionControl {
 
     /// A duplicate ACK arrived (before loss recovery counts it).
     fn on_duplicate_ack(&mut self, _view: &mut CcView, _ack: &AckEvent) {}
+
+    /// Fine-grained loss detection: packet `seq` (the first unacknowledged) has been out
+    /// longer than the algorithm's own retransmission timeout, so it should be resent now
+    /// rather than after the third duplicate ACK or the coarse timer (Brakmo & Peterson
+    /// 1995 §3.1; ns-2 `VegasTcpAgent::vegas_expire`). Asked by loss recoveries that use
+    /// it (`recovery = "vegas"`: on every duplicate ACK, and on the first one or two new
+    /// ACKs after a retransmission, where `seq` may not have been sent yet); Tahoe, Reno
+    /// and NewReno do not ask, as in ns-2. The default has no such timer.
+    fn packet_timed_out(&self, _view: &CcView, _seq: i64) -> bool {
+        false
+    }
 
     /// The window to fall back to after congestion, in packets, given the flight window
     /// W (ns-2 `windowd()`: min(cwnd + fast-recovery inflation, advertised window)).

@@ -11,6 +11,7 @@ pub mod reno;
 pub mod sack1;
 pub mod scoreboard;
 pub mod tahoe;
+pub mod vegas;
 
 use super::ack::AckInfo;
 use super::cc::CongestionControl;
@@ -24,6 +25,12 @@ pub trait LossRecovery {
     fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, ack: &AckInfo, now: SimTime);
     /// The retransmission timer expired.
     fn on_timeout(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime);
+    /// Keep the send time and transmission count of every outstanding packet
+    /// (`TcpState::send_times`), as a congestion control can ask with
+    /// `CongestionControl::wants_send_times`.
+    fn wants_send_times(&self) -> bool {
+        false
+    }
 }
 
 /// Duplicate-ACK counting common to all variants; returns true when the duplicate

@@ -469,3 +469,171 @@ fn sack1_timeout_clears_the_scoreboard_and_ignores_duplicates_until_new_data_is_
     t.deliver(1200, 5, &[7]);
     assert_eq!(t.s.window.cwnd, 2.5);
 }
+
+// ---------------------------------------------------------------- Vegas (cc + recovery)
+//
+// Script: cc vegas (α 1, β 3, γ 1) + recovery vegas, no SYN, initial window 8, ssthresh 2
+// (congestion avoidance from the start), advertised window 100. Packets 0..7 leave at
+// t = 0; ACKs 0..7 arrive at 100..107 ms.
+//   ACK 0: first ACK → base_rtt 0.1 s, fine-grained timeout 1.5·0.1 = 0.15 s. The round
+//          (no samples: packets sent at the first-send instant give none) has rtt 0.1 s,
+//          Δ = 0 < α → increment 1/8: cwnd 8.125, send 8.
+//   ACK 1: previous ACK was 0 → cwnd back to the initial window 8, then + 1/8; send 9.
+//   ACKs 2..7: + 1/8 each → cwnd 8.875 (V below); one new packet each (10..15).
+// State: last_ack 7, snd_nxt 16; packet 8 was sent at 100 ms, 9 at 101 ms.
+
+const V: f64 = 8.875;
+
+fn vegas_sender() -> TcpSender {
+    vegas_sender_with(true)
+}
+
+fn vegas_sender_with(resend_unsent: bool) -> TcpSender {
+    let find = |family, name| registry::find(family, name).expect("registered").defaults();
+    let mut recovery = find(Family::Recovery, "vegas");
+    recovery.set("resend_unsent", registry::Value::Bool(resend_unsent));
+    let params = TcpParams {
+        cc: find(Family::CongestionControl, "vegas"),
+        recovery,
+        syn: false,
+        initial_window: 8.0,
+        initial_ssthresh: Some(2.0),
+        max_window: 100,
+        ..TcpParams::default()
+    };
+    let mut s = TcpSender::new(params, 0.0);
+    s.start(0);
+    assert_eq!(take(&mut s), (0..8).collect::<Vec<_>>());
+    for seq in 0..8 {
+        ack(&mut s, 100 + seq as u64, seq, &[8 + seq]);
+    }
+    assert!((s.state.window.cwnd - V).abs() < 1e-12, "{}", s.state.window.cwnd);
+    s
+}
+
+#[test]
+fn vegas_third_duplicate_cuts_to_three_quarters_and_inflates_cwnd() {
+    // Packet 8 lost; duplicates of 7 at 201.. ms (packet 8 out 0.101 s < 0.15 s: no
+    // fine-grained retransmission). No limited transmit: nothing on the first two.
+    let mut s = vegas_sender();
+    ack(&mut s, 201, 7, &[]);
+    ack(&mut s, 202, 7, &[]);
+    // Third: W = ⌊8.875⌋ = 8 → reduced 8 − ⌊8/4⌋ = 6, cwnd = 6 + 3 duplicates = 9;
+    // ssthresh untouched; resend 8; window 9 lets 16 out (16 ≤ 7 + 9).
+    ack(&mut s, 203, 7, &[8, 16]);
+    assert_eq!(s.state.window.cwnd, 9.0);
+    assert_eq!(s.state.window.ssthresh, 2.0);
+    assert_eq!(s.state.stats.fast_retransmits, 1);
+    assert_eq!(s.state.rtt.backoff, 2, "ns-2 reset_rtx_timer(1) backs the timer off");
+    // Each further duplicate: cwnd + 1 → one new packet.
+    ack(&mut s, 204, 7, &[17]);
+    assert_eq!(s.state.window.cwnd, 10.0);
+    // The retransmission's ACK (all up to 15): more than three duplicates came, so cwnd
+    // is deflated to 6 and ssthresh set to 2. Vegas' round (rtt 0.3 − 0.1 = 0.2 s without
+    // samples, 10 packets, expected (18 − 15)/0.1 = 30, actual 10/0.2 = 50, Δ = −1)
+    // sets increment 1/6 but cwnd − (18 − 15) = 3 > 2 holds it; window 6 → 18..21.
+    ack(&mut s, 300, 15, &[18, 19, 20, 21]);
+    assert_eq!(s.state.window.cwnd, 6.0);
+    assert_eq!(s.state.last_cwnd_action, CwndAction::Exited);
+}
+
+#[test]
+fn vegas_retransmits_on_the_first_duplicate_once_the_fine_grained_timer_expired() {
+    // Packet 8 left at 100 ms; the timeout is 0.15 s. A duplicate at 249 ms finds it out
+    // 0.149 s: nothing. At 251 ms: 0.151 s ≥ 0.15 → retransmit on the second duplicate:
+    // cwnd = 6 + 2; sent once, so duplicates count as three from here (new data allowed,
+    // but 16 > 7 + 8).
+    let mut s = vegas_sender();
+    ack(&mut s, 249, 7, &[]);
+    ack(&mut s, 251, 7, &[8]);
+    assert_eq!(s.state.window.cwnd, 8.0);
+    assert_eq!(s.state.dupacks, 3);
+    assert_eq!(s.state.stats.fast_retransmits, 1);
+}
+
+#[test]
+fn vegas_first_new_ack_after_a_retransmission_checks_the_next_packet() {
+    // Packets 8 and 9 lost. Third duplicate at 203 ms: resend 8, check the next
+    // min(2, 16 − 7) = 2 new ACKs. The fine-grained timeout is now 0.15 × 9/8 = 0.16875 s.
+    let mut s = vegas_sender();
+    ack(&mut s, 201, 7, &[]);
+    ack(&mut s, 202, 7, &[]);
+    ack(&mut s, 203, 7, &[8, 16]);
+    // The resent 8 arrives; 9 is missing: partial ACK 8 at 303 ms. Packet 9 left at
+    // 101 ms: out 0.202 s ≥ 0.16875 → resent at once, before any new data.
+    s.on_ack(&AckInfo::cumulative(8), ms(303));
+    let sent = take(&mut s);
+    assert_eq!(sent[0], 9, "{sent:?}");
+    assert_eq!(s.state.stats.retransmits, 2);
+    assert_eq!(s.state.stats.fast_retransmits, 1, "not a fast retransmit: no new cut");
+    assert_eq!(s.state.dupacks, 3, "later duplicates inflate");
+}
+
+#[test]
+fn vegas_cuts_once_for_losses_sent_before_the_last_cut() {
+    // Packets 8 and 10 lost. 8 is fast-retransmitted at 203 ms: cwnd 6 + 3 = 9.
+    let mut s = vegas_sender();
+    ack(&mut s, 201, 7, &[]);
+    ack(&mut s, 202, 7, &[]);
+    ack(&mut s, 203, 7, &[8, 16]);
+    // Partial ACK 9 at 260 ms. Exactly three duplicates came, so cwnd stays 6 + 3 (ns-2
+    // deflates only beyond three). Vegas' round: rtt 0.26 − 0.1 = 0.16 s (no samples),
+    // 9 packets, expected (17 − 9)/0.1 = 80, actual 9/0.16 = 56.25, Δ = 2.375 → 2: hold.
+    // Packet 9's sample (0.159 s) moves the fine-grained timeout to about 0.185 s, so 10
+    // (sent at 102 ms, out 0.158 s) is not timed out. Window 9 → 17, 18.
+    ack(&mut s, 260, 9, &[17, 18]);
+    assert_eq!(s.state.window.cwnd, 9.0);
+    // Three duplicates of 9: the third retransmits 10, without a cut: 10 was sent at
+    // 102 ms, before the cut at 203 ms answered the same congestion.
+    ack(&mut s, 261, 9, &[]);
+    ack(&mut s, 262, 9, &[]);
+    ack(&mut s, 263, 9, &[10]);
+    assert_eq!(s.state.window.cwnd, 9.0);
+    assert_eq!(s.state.stats.fast_retransmits, 2);
+}
+
+#[test]
+fn vegas_after_a_retransmission_an_ack_of_everything_sends_the_next_packet_twice() {
+    // ns-2 quirk (resend_unsent): packet 8 fast-retransmitted at 203 ms, then the ACK of
+    // everything sent (16) at 300 ms. Exactly three duplicates: no deflation, cwnd 9.
+    // Vegas' round: rtt 0.2 s, 9 packets, expected (17 − 16)/0.1 = 10, actual 45,
+    // Δ = int(−3.5 + 0.5) = −3: increment 1/9, held (9 − 1 > 2). The check of the next
+    // packet, 17, finds it never sent: ns-2 reads its cleared slot as sent long ago, so
+    // 17 leaves at once, then again as new data, with 18..25 (window 9 from 16).
+    let mut s = vegas_sender_with(true);
+    ack(&mut s, 201, 7, &[]);
+    ack(&mut s, 202, 7, &[]);
+    ack(&mut s, 203, 7, &[8, 16]);
+    let mut expect = vec![17];
+    expect.extend(17..=25);
+    ack(&mut s, 300, 16, &expect);
+    assert_eq!(s.state.stats.retransmits, 2, "8, and the second copy of 17");
+    // Brakmo & Peterson's mechanism checks only packets already sent.
+    let mut s = vegas_sender_with(false);
+    ack(&mut s, 201, 7, &[]);
+    ack(&mut s, 202, 7, &[]);
+    ack(&mut s, 203, 7, &[8, 16]);
+    ack(&mut s, 300, 16, &(17..=25).collect::<Vec<_>>());
+}
+
+#[test]
+fn vegas_timeout_halves_ssthresh_and_restarts_from_two_packets() {
+    // W = min(8.875, 100): ssthresh ⌊4.4375⌋ = 4, cwnd 1 then Vegas' 2; go back to 8.
+    let mut s = vegas_sender();
+    s.on_timeout(ms(1000));
+    assert_eq!(take(&mut s), vec![8, 9]);
+    assert_eq!((s.state.window.cwnd, s.state.window.ssthresh), (2.0, 4.0));
+    assert_eq!(s.state.stats.timeouts, 1);
+    assert_eq!(s.state.rtt.backoff, 2);
+    // Until recover (15) is passed, duplicates start no fast retransmit (ns-2 bug_fix_).
+    for t in 1101..=1105 {
+        s.on_ack(&AckInfo::cumulative(7), ms(t));
+    }
+    assert_eq!(s.state.stats.fast_retransmits, 0);
+}
+
+#[test]
+fn vegas_is_the_default_recovery_of_a_vegas_flow() {
+    assert_eq!(crate::tcp::agent::default_recovery("vegas"), "vegas");
+    assert_eq!(crate::tcp::agent::default_recovery("reno"), "newreno");
+}

@@ -1,0 +1,352 @@
+//! TCP Vegas window control, with ns-2.35 `Agent/TCP/Vegas` semantics.
+//!
+//! Brakmo & Peterson, "TCP Vegas: End to End Congestion Avoidance on a Global Internet",
+//! IEEE JSAC 13(8):1465–1480, 1995, doi:10.1109/49.464716, §3.2–3.3; reference document
+//! 001 §1.1 (Eqs. 1–2 and its [NS2-REF] notes); ns-2.35 `tcp/tcp-vegas.cc`
+//! (`VegasTcpAgent::recv`, `vegas_expire`, `timeout`) and `tcl/lib/ns-default.tcl`.
+//!
+//! Once per round, on the first new ACK at or beyond `round_end` (the next packet to send
+//! when the previous round was evaluated; ns-2 `v_begseq_`):
+//!   rtt      = mean of the round's fine-grained samples, or the time since the previous
+//!              evaluation if there were none
+//!   base_rtt ← rtt  if rtt < base_rtt, or if at most one packet was sent in the round
+//!   actual   = rtt_len / rtt,  rtt_len = snd_nxt − round_end (packets sent in the round)
+//!   expected = (snd_nxt − last_ack) / base_rtt
+//!   Δ        = int((expected − actual) · base_rtt + 0.5)                         (Eq. 1)
+//!   slow start (cwnd < ssthresh), every other round ("hold" rounds in between):
+//!              Δ > γ → ssthresh ← 2, cwnd ← max(cwnd − cwnd/8, 2)   (leave slow start)
+//!              else  → increment ← 1 per ACK (the window doubles in the round)
+//!   congestion avoidance:                                                        (Eq. 2)
+//!              Δ > β → cwnd ← max(cwnd − 1, 2), increment ← 0
+//!              Δ < α → increment ← 1/cwnd per ACK (one packet in the round)
+//!              else  → increment ← 0
+//! Every new ACK: a slow-start increment stops once cwnd ≥ ssthresh; cwnd grows by the
+//! increment only while cwnd − (snd_nxt − last_ack) ≤ 2 (the sender keeps up with it).
+//! Then the ACK's fine-grained sample, if its highest acknowledged packet was sent once:
+//!   rtt = now − that packet's send time;  base_rtt ← min(base_rtt, rtt);
+//!   sa ← sa + (rtt − sa/8);  sd ← sd + (|rtt − sa_old/8| − sd/4);
+//!   fine_timeout = (sa/4 + sd)/2 · (1 + 1/16)            (sa = 8·srtt, sd ≈ 4·mean deviation)
+//! The first ACK seeds base_rtt = its delay since the first send, sa = 8·base_rtt,
+//! sd = base_rtt, fine_timeout = 1.5·base_rtt (ns-2 `firstrecv_`).
+//!
+//! Loss response (Brakmo & Peterson §3.1; ns-2 `recv` and `timeout`):
+//!   window after a fast retransmit (`reduced_window`), W = ⌊flight window⌋:
+//!     W ≤ 3 → 2;  first unacknowledged packet already retransmitted → ⌊W/2⌋;  else W − ⌊W/4⌋
+//!   fast retransmit (`on_recovery_start`): fine_timeout ×2 if that packet was already
+//!     retransmitted, else ×9/8
+//!   timeout: cwnd ← 2 (ns-2 `v_slowstart_`) after the loss recovery's own cut
+//!   fine-grained loss detection (`packet_timed_out`): a packet sent fine_timeout or more
+//!     ago is lost; a packet never sent counts as sent 1 s before the first send (ns-2
+//!     reads its cleared send-time slot, −1 on a clock that starts at the first send).
+//!
+//! Parameters (defaults, packets; ns-default.tcl): α = 1 (`v_alpha_`), β = 3 (`v_beta_`),
+//! γ = 1 (`v_gamma_`). ns-2 binds them as integers; Δ is an integer.
+//!
+//! ns-2's Vegas is one agent whose `recv()` replaces Reno's. Here it is two models: this
+//! window control and `recovery = "vegas"` (tcp/recovery/vegas.rs: fast retransmit on
+//! the fine-grained timer, cut only if cwnd did not change since the lost packet was
+//! sent, inflation and deflation, the checks after a retransmission, the timeout). The
+//! pair is ns-2's agent, and `cc = "vegas"` selects that recovery unless the scenario names
+//! another. With Tahoe, Reno or NewReno recovery the window rules here still apply, but
+//! those recoveries never ask for fine-grained retransmissions, and they set ssthresh to
+//! `reduced_window` on a fast retransmit and on a timeout (ns-2's Vegas leaves it on the
+//! first and halves the window for it on the second).
+//!
+//! Choices, all ns-2's where the paper is silent or differs:
+//! - Δ is rounded (`int(x + 0.5)`, so negative values truncate toward zero); expected uses
+//!   the packets outstanding plus one (`t_seqno_ − last_ack_`), not cwnd; the round's rtt
+//!   is the mean of its samples (Linux uses the minimum).
+//! - A sample is taken only from the highest packet an ACK acknowledges, only if it was
+//!   sent once and not at the instant of the very first send (ns-2 `sendTime != 0`).
+//! - ns-2's `v_rtt_` (default 0) is overwritten by the first ACK: not a parameter.
+//!   `maxcwnd_` (default 0, no cap) is not modelled.
+//! Deviation: ns-2 keeps send times in a ring of `window_` slots and fails to clear the
+//! slots of a cumulative ACK that crosses the ring's end (later samples of those slots are
+//! lost and their packets count as retransmitted); the send records here have no such gap.
+
+use super::{AckEvent, CcView, CongestionControl};
+use crate::engine::{time, SimTime};
+use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+
+const NS2: &str = "ns-2.35 Agent/TCP/Vegas default (ns-default.tcl)";
+
+pub static SPEC: ModelSpec = ModelSpec {
+    family: Family::CongestionControl,
+    name: "vegas",
+    summary: "TCP Vegas: once per round compares expected and actual rates and keeps alpha..beta packets queued; slow start doubles every other round",
+    source: "Brakmo & Peterson, IEEE JSAC 13(8), 1995; ns-2.35 Agent/TCP/Vegas (tcp-vegas.cc); reference document 001 §1.1",
+    params: &[
+        Param::new("alpha", T::Integer, "packets", V::Integer(1), "fewer extra packets in the network than alpha: grow cwnd by one packet per round (ns-2 v_alpha_)", NS2).range(0.0, 1e6),
+        Param::new("beta", T::Integer, "packets", V::Integer(3), "more extra packets than beta: shrink cwnd by one packet per round (ns-2 v_beta_)", NS2).range(0.0, 1e6),
+        Param::new("gamma", T::Integer, "packets", V::Integer(1), "more extra packets than gamma in a slow-start round: leave slow start (ns-2 v_gamma_)", NS2).range(0.0, 1e6),
+    ],
+    check,
+    constructor: Constructor::CongestionControl(|c| Box::new(Vegas::new(VegasParams::from_config(c)))),
+};
+
+fn check(c: &ModelConfig) -> Result<(), ParamError> {
+    let p = VegasParams::from_config(c);
+    if p.alpha > p.beta {
+        return Err(ParamError::new("beta", format!("beta at least alpha ({})", p.alpha)));
+    }
+    Ok(())
+}
+
+/// The window after a retransmission timeout, packets (ns-2 `v_slowstart_`, fixed at 2).
+const WINDOW_AFTER_TIMEOUT: f64 = 2.0;
+/// ssthresh once Vegas leaves slow start: it only marks slow start in Vegas (ns-2).
+const SSTHRESH_AFTER_SLOW_START: f64 = 2.0;
+/// The smallest window a Vegas decrease leaves, packets (ns-2).
+const MIN_WINDOW: f64 = 2.0;
+/// fine_timeout before any ACK, seconds (ns-2 `v_timeout_` = 1000 in `reset()`).
+const FINE_TIMEOUT_BEFORE_ANY_ACK: f64 = 1000.0;
+/// base_rtt before any ACK, seconds (ns-2 `v_baseRTT_` = 1e9).
+const BASE_RTT_BEFORE_ANY_ACK: f64 = 1e9;
+/// How long before the first send ns-2 takes a packet never sent to have left: its
+/// send-time slot holds −1 s (`v_sendtime_` cleared), seconds.
+const CLEARED_SEND_TIME_AGO: f64 = 1.0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VegasParams {
+    /// α, packets (ns-2 `v_alpha_`).
+    pub alpha: i64,
+    /// β, packets (ns-2 `v_beta_`).
+    pub beta: i64,
+    /// γ, packets (ns-2 `v_gamma_`).
+    pub gamma: i64,
+}
+
+impl VegasParams {
+    /// Typed parameters; every default is the registry's (`SPEC`).
+    pub fn from_config(c: &ModelConfig) -> Self {
+        VegasParams { alpha: c.integer("alpha"), beta: c.integer("beta"), gamma: c.integer("gamma") }
+    }
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        VegasParams::from_config(&SPEC.defaults())
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Vegas {
+    params: VegasParams,
+    /// Smallest RTT seen, seconds (ns-2 `v_baseRTT_`).
+    base_rtt: f64,
+    /// The round is evaluated on the first new ACK of this packet or beyond: snd_nxt at
+    /// the previous evaluation (ns-2 `v_begseq_`).
+    round_end: i64,
+    /// When the previous round was evaluated (ns-2 `v_begtime_`).
+    round_start: SimTime,
+    /// Sum (seconds) and number of the fine-grained samples of this round (ns-2
+    /// `v_sumRTT_`, `v_cntRTT_`).
+    rtt_sum: f64,
+    rtt_count: u32,
+    /// Slow start grows in the current round; toggled at each slow-start round, and true
+    /// before the first so that the first round holds (ns-2 `v_inc_flag_`).
+    slow_start_grows: bool,
+    /// cwnd increment per new ACK, set once per round (ns-2 `v_incr_`).
+    increment: f64,
+    /// Fine-grained timer: 8 × smoothed RTT and about 4 × mean deviation, seconds (ns-2
+    /// `v_sa_`, `v_sd_`), and the timeout they give (`v_timeout_`).
+    sa: f64,
+    sd: f64,
+    fine_timeout: f64,
+    /// The first ACK arrived (ns-2 `firstrecv_ ≥ 0`).
+    seen_first_ack: bool,
+    /// Δ of the last evaluated round, packets.
+    last_delta: Option<i64>,
+}
+
+// Per-flow state stays small (STYLE B3), as Linux checks `struct vegas` against
+// ICSK_CA_PRIV_SIZE.
+const _: () = assert!(std::mem::size_of::<Vegas>() <= 128);
+
+impl Vegas {
+    pub fn new(params: VegasParams) -> Self {
+        Vegas {
+            params,
+            base_rtt: BASE_RTT_BEFORE_ANY_ACK,
+            round_end: 0,
+            round_start: 0,
+            rtt_sum: 0.0,
+            rtt_count: 0,
+            slow_start_grows: true,
+            increment: 0.0,
+            sa: 0.0,
+            sd: 0.0,
+            fine_timeout: FINE_TIMEOUT_BEFORE_ANY_ACK,
+            seen_first_ack: false,
+            last_delta: None,
+        }
+    }
+
+    /// Smallest RTT seen, seconds.
+    pub fn base_rtt(&self) -> f64 {
+        self.base_rtt
+    }
+
+    /// The fine-grained retransmission timeout, seconds.
+    pub fn fine_timeout(&self) -> f64 {
+        self.fine_timeout
+    }
+
+    /// Δ (extra packets in the network) of the last evaluated round.
+    pub fn last_delta(&self) -> Option<i64> {
+        self.last_delta
+    }
+
+    /// Once per round: Δ and what the window does in the next round (Eqs. 1–2).
+    fn evaluate_round(&mut self, view: &mut CcView) {
+        let now = view.now;
+        let rtt = if self.rtt_count > 0 { self.rtt_sum / self.rtt_count as f64 } else { time::to_secs(now - self.round_start) };
+        self.rtt_sum = 0.0;
+        self.rtt_count = 0;
+        let snd_nxt = view.snd_nxt();
+        let rtt_len = snd_nxt - self.round_end;
+        if rtt > 0.0 {
+            // With at most one packet in flight there is no queue of our own to mistake
+            // for propagation delay, so the round's RTT replaces the base (ns-2).
+            if rtt < self.base_rtt || rtt_len <= 1 {
+                self.base_rtt = rtt;
+            }
+            let actual = rtt_len as f64 / rtt;
+            let expected = (snd_nxt - (view.snd_una() - 1)) as f64 / self.base_rtt;
+            let delta = ns2_round((expected - actual) * self.base_rtt);
+            self.last_delta = Some(delta);
+            let cwnd = view.cwnd();
+            if cwnd < view.ssthresh() {
+                // Slow start changes the window only every other round, so that the hold
+                // round measures a window that did not change (Brakmo & Peterson §3.3).
+                self.slow_start_grows = !self.slow_start_grows;
+                if !self.slow_start_grows {
+                    self.increment = 0.0;
+                } else if delta > self.params.gamma {
+                    view.set_ssthresh(SSTHRESH_AFTER_SLOW_START);
+                    view.set_cwnd((cwnd - cwnd / 8.0).max(MIN_WINDOW));
+                    self.increment = 0.0;
+                } else {
+                    self.increment = 1.0;
+                }
+            } else if delta > self.params.beta {
+                view.set_cwnd((cwnd - 1.0).max(MIN_WINDOW));
+                self.increment = 0.0;
+            } else if delta < self.params.alpha {
+                self.increment = 1.0 / cwnd;
+            } else {
+                self.increment = 0.0;
+            }
+        }
+        self.round_end = snd_nxt;
+        self.round_start = now;
+    }
+
+    /// The fine-grained sample of an ACK: its highest acknowledged packet, if sent once
+    /// and not at the very first send instant (ns-2 skips `sendTime == 0`).
+    fn sample(view: &CcView, acked: i64) -> Option<f64> {
+        let sent = view.sent_at(acked)?;
+        if view.transmissions(acked) != 1 || Some(sent) == view.first_sent() {
+            return None;
+        }
+        Some(time::to_secs(view.now - sent))
+    }
+
+    /// Feeds one sample to the round's mean, base_rtt and the fine-grained timer.
+    fn take_sample(&mut self, rtt: f64) {
+        self.rtt_sum += rtt;
+        self.rtt_count += 1;
+        if rtt > 0.0 {
+            self.base_rtt = self.base_rtt.min(rtt);
+            let error = rtt - self.sa / 8.0;
+            self.sa += error;
+            self.sd += error.abs() - self.sd / 4.0;
+            self.fine_timeout = (self.sa / 4.0 + self.sd) / 2.0;
+            self.fine_timeout += self.fine_timeout / 16.0;
+        }
+    }
+}
+
+/// ns-2's `int(x + 0.5)`: rounds half up for x ≥ 0, truncates toward zero below.
+fn ns2_round(x: f64) -> i64 {
+    (x + 0.5).trunc() as i64
+}
+
+impl CongestionControl for Vegas {
+    fn name(&self) -> &'static str {
+        "vegas"
+    }
+
+    fn wants_send_times(&self) -> bool {
+        true
+    }
+
+    fn on_any_ack(&mut self, view: &mut CcView, _ack: &AckEvent) {
+        if !self.seen_first_ack {
+            self.seen_first_ack = true;
+            let first_sent = view.first_sent().unwrap_or(view.now);
+            let rtt = time::to_secs(view.now - first_sent);
+            self.base_rtt = rtt;
+            self.sa = 8.0 * rtt;
+            self.sd = rtt;
+            self.fine_timeout = (self.sa / 4.0 + self.sd) / 2.0;
+            self.round_start = first_sent;
+        }
+    }
+
+    fn on_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
+        let acked = ack.info.ack;
+        if acked >= self.round_end {
+            self.evaluate_round(view);
+        }
+        // The increment was set for the round; slow start may reach ssthresh before it ends.
+        if self.increment == 1.0 && view.cwnd() >= view.ssthresh() {
+            self.increment = 0.0;
+        }
+        let outstanding = view.snd_nxt() - (view.snd_una() - 1);
+        if self.increment > 0.0 && view.cwnd() - outstanding as f64 <= 2.0 {
+            view.set_cwnd(view.cwnd() + self.increment);
+        }
+        if let Some(rtt) = Self::sample(view, acked) {
+            self.take_sample(rtt);
+        }
+    }
+
+    fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {
+        let out_for = match view.sent_at(seq) {
+            Some(sent) => time::to_secs(view.now - sent),
+            // ns-2 reads a packet never sent from a cleared slot of its send-time ring:
+            // sent at −1 s on a clock that starts at the first send.
+            None => time::to_secs(view.now - view.first_sent().unwrap_or(view.now)) + CLEARED_SEND_TIME_AGO,
+        };
+        out_for >= self.fine_timeout
+    }
+
+    fn reduced_window(&mut self, view: &CcView, flight_window: f64) -> f64 {
+        let w = flight_window as i64;
+        let reduced = if w <= 3 {
+            2
+        } else if view.transmissions(view.snd_una()) > 1 {
+            // A retransmission was lost too: "more serious congestion" (Brakmo & Peterson §3.1).
+            w >> 1
+        } else {
+            w - (w >> 2)
+        };
+        reduced as f64
+    }
+
+    fn on_recovery_start(&mut self, view: &mut CcView) {
+        if view.transmissions(view.snd_una()) > 1 {
+            self.fine_timeout *= 2.0;
+        } else {
+            self.fine_timeout += self.fine_timeout / 8.0;
+        }
+    }
+
+    fn on_timeout(&mut self, view: &mut CcView) {
+        view.set_cwnd(WINDOW_AFTER_TIMEOUT);
+    }
+}
+
+#[cfg(test)]
+mod tests;
