@@ -11,6 +11,7 @@ pub mod receiver;
 pub mod recovery;
 pub mod rtt;
 pub mod sender;
+pub mod state;
 
 pub use ack::AckInfo;
 pub use agent::TcpParams;

@@ -19,7 +19,7 @@ pub use reno::Reno;
 pub use vegas::Vegas;
 
 use super::ack::AckInfo;
-use super::sender::TcpState;
+use super::state::TcpState;
 use crate::engine::SimTime;
 
 /// The window a congestion control moves, in packets (ns-2 counts packets; cwnd is real).

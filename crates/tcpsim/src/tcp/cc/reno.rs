@@ -52,7 +52,7 @@ impl CongestionControl for Reno {
 mod tests {
     use super::*;
     use crate::tcp::ack::AckInfo;
-    use crate::tcp::sender::TcpState;
+    use crate::tcp::state::TcpState;
     use crate::tcp::TcpParams;
 
     fn state(cwnd: f64, ssthresh: f64) -> TcpState {

@@ -49,7 +49,7 @@
 
 use super::ack::AckInfo;
 use super::cc::{CcView, CongestionControl};
-use super::sender::{CwndAction, CwndCut, TcpState};
+use super::state::{CwndAction, CwndCut, TcpState};
 use crate::engine::SimTime;
 
 impl TcpState {

@@ -15,7 +15,7 @@ pub mod vegas;
 
 use super::ack::AckInfo;
 use super::cc::CongestionControl;
-use super::sender::{CwndCut, TcpState};
+use super::state::{CwndCut, TcpState};
 use crate::engine::SimTime;
 
 pub trait LossRecovery {

@@ -18,7 +18,7 @@ use crate::engine::SimTime;
 use crate::registry::{no_check, Constructor, Family, ModelSpec};
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
-use crate::tcp::sender::{CwndAction, TcpState};
+use crate::tcp::state::{CwndAction, TcpState};
 
 /// Packets NewReno may send per ACK while in recovery (ns-2 `send_much(0, 0, 2)`).
 const RECOVERY_MAX_BURST: u32 = 2;

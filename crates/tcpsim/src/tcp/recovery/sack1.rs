@@ -58,7 +58,7 @@ use crate::engine::SimTime;
 use crate::registry::{no_check, Constructor, Family, ModelSpec, Param, ParamType as T, Value as V};
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
-use crate::tcp::sender::TcpState;
+use crate::tcp::state::TcpState;
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Recovery,

@@ -15,7 +15,7 @@ use crate::engine::SimTime;
 use crate::registry::{no_check, Constructor, Family, ModelSpec};
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
-use crate::tcp::sender::{CwndCut, TcpState};
+use crate::tcp::state::{CwndCut, TcpState};
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Recovery,

@@ -59,7 +59,7 @@ use crate::engine::SimTime;
 use crate::registry::{no_check, Constructor, Family, ModelConfig, ModelSpec, Param, ParamType as T, Value as V};
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::{AckEvent, CcView, CongestionControl};
-use crate::tcp::sender::{ack_rtt, CwndAction, TcpState};
+use crate::tcp::state::{ack_rtt, CwndAction, TcpState};
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Recovery,

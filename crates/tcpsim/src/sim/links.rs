@@ -1,0 +1,292 @@
+//! Packets on the network: offering a packet to a link direction (error model, queue),
+//! transmissions, arrivals, forwarding along the route, and putting new packets on it.
+
+use crate::engine::packet::{SACK_BLOCK_BYTES, TCP_CWR, TCP_ECE};
+use crate::engine::time::{self};
+use crate::engine::{Ecn, EventKind, Packet, PacketId, PacketKind};
+use crate::monitor::trace::TraceOp;
+use crate::net::error::Transmission;
+use crate::queue::{Arrival, DropReason, QueueAction, QueueCtx, Verdict};
+use crate::tcp::agent::RttHint;
+use crate::tcp::state::Outgoing;
+use crate::tcp::AckInfo;
+use super::{Endpoints, Simulation};
+
+impl Simulation<'_> {
+
+    /// Offers packet `id` to link direction `link`: its error model, then its queue.
+    pub(super) fn send_on_link(&mut self, link: u32, id: PacketId) {
+        let now = self.now();
+        if let Some(e) = &mut self.links[link as usize].errors {
+            let p = self.packets.get(id);
+            if e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
+                self.lose_on_link(link, id);
+                return;
+            }
+        }
+        let p = self.packets.get_mut(id);
+        p.enqueued_at = now;
+        let (flow, kind) = (p.flow, p.kind);
+        let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow, kind, source: p.source, rtt_hint: p.rtt_hint };
+        // Disjoint fields: the queue of a link and the shared action buffer.
+        let l = &mut self.links[link as usize];
+        if l.owes_empty_dequeue && now >= l.busy_until {
+            // ns-2 asked the queue for a packet when the last transmission ended.
+            l.owes_empty_dequeue = false;
+            let nothing = l.queue.dequeue(&mut QueueCtx::new(l.busy_until, &mut self.queue_actions));
+            debug_assert!(nothing.is_none());
+        }
+        l.account_length(now);
+        l.stats.arrivals += 1;
+        let verdict = l.queue.enqueue(&mut QueueCtx::new(now, &mut self.queue_actions), arrival);
+        if self.tracer.is_some() {
+            if verdict == Verdict::Marked {
+                self.packets.get_mut(id).ecn = Ecn::Ce;
+            }
+            self.trace(TraceOp::Enqueue, link, id);
+            if matches!(verdict, Verdict::Dropped(_)) {
+                self.trace(TraceOp::Drop, link, id);
+            }
+        }
+        let l = &mut self.links[link as usize];
+        match verdict {
+            Verdict::Queued => {}
+            Verdict::Marked => {
+                l.stats.marks += 1;
+                self.packets.get_mut(id).ecn = Ecn::Ce;
+            }
+            Verdict::Dropped(reason) => {
+                match reason {
+                    DropReason::Early => l.stats.early_drops += 1,
+                    DropReason::Overflow => l.stats.overflow_drops += 1,
+                }
+                if kind != PacketKind::Ack {
+                    self.flows[flow as usize].drops += 1;
+                }
+                self.packets.free(id);
+            }
+        }
+        if !self.queue_actions.is_empty() {
+            self.apply_pending_queue_actions(link);
+        }
+        let l = &mut self.links[link as usize];
+        l.stats.max_length = l.stats.max_length.max(l.queue.len_packets());
+        if l.idle(now) {
+            self.start_transmission(link);
+        } else if !l.done_event_pending && l.queue.len_packets() > 0 {
+            // A packet now waits for the transmitter: take it when the current one ends.
+            l.owes_empty_dequeue = false;
+            l.done_event_pending = true;
+            self.sched.schedule_reserved(l.busy_until, l.done_seq, EventKind::TransmitDone { link });
+        }
+    }
+
+    /// The link's error model lost packet `id` before it reached the queue (ns-2's
+    /// `lossmodel` sits at the head of the link; its drops are traced as `d`).
+    #[cold]
+    pub(super) fn lose_on_link(&mut self, link: u32, id: PacketId) {
+        self.trace(TraceOp::Drop, link, id);
+        self.links[link as usize].stats.error_drops += 1;
+        let p = self.packets.get(id);
+        if p.kind != PacketKind::Ack {
+            self.flows[p.flow as usize].drops += 1;
+        }
+        self.packets.free(id);
+    }
+
+    /// Carries out the actions a queue left in the shared buffer (rare: only disciplines
+    /// that mark or drop held packets, or run timers, leave any).
+    #[cold]
+    pub(super) fn apply_pending_queue_actions(&mut self, link: u32) {
+        let mut actions = std::mem::take(&mut self.queue_actions);
+        self.apply_queue_actions(link, &mut actions);
+        self.queue_actions = actions;
+    }
+
+    /// Carries out what a queue discipline asked for: marks and drops of packets it held,
+    /// timers.
+    pub(super) fn apply_queue_actions(&mut self, link: u32, actions: &mut Vec<QueueAction>) {
+        for action in actions.drain(..) {
+            match action {
+                QueueAction::Mark(id) => {
+                    let p = self.packets.get_mut(id);
+                    if p.ecn.capable() && p.ecn != Ecn::Ce {
+                        p.ecn = Ecn::Ce;
+                        self.links[link as usize].stats.marks += 1;
+                    }
+                }
+                QueueAction::Drop(id, reason) => {
+                    self.trace(TraceOp::Drop, link, id);
+                    let l = &mut self.links[link as usize];
+                    match reason {
+                        DropReason::Early => l.stats.early_drops += 1,
+                        DropReason::Overflow => l.stats.overflow_drops += 1,
+                    }
+                    let p = self.packets.get(id);
+                    if p.kind != PacketKind::Ack {
+                        self.flows[p.flow as usize].drops += 1;
+                    }
+                    self.packets.free(id);
+                }
+                QueueAction::Timer(at) => self.sched.schedule(at, EventKind::QueueTimer { link }),
+            }
+        }
+    }
+
+    pub(super) fn queue_timer(&mut self, link: u32) {
+        let now = self.now();
+        let mut actions = std::mem::take(&mut self.queue_actions);
+        let l = &mut self.links[link as usize];
+        l.account_length(now);
+        l.queue.on_timer(&mut QueueCtx::new(now, &mut actions));
+        self.apply_queue_actions(link, &mut actions);
+        self.queue_actions = actions;
+    }
+
+    /// Tells the queues on a flow's data path that it started or stopped.
+    pub(super) fn notify_queues(&mut self, flow: u32, started: bool) {
+        let now = self.now();
+        let route = self.flows[flow as usize].data_route as usize;
+        let mut actions = std::mem::take(&mut self.queue_actions);
+        for hop in 0..self.routes[route].len() {
+            let link = self.routes[route][hop];
+            let q = &mut self.links[link as usize].queue;
+            let mut ctx = QueueCtx::new(now, &mut actions);
+            if started {
+                q.on_flow_start(&mut ctx, flow);
+            } else {
+                q.on_flow_stop(&mut ctx, flow);
+            }
+            self.apply_queue_actions(link, &mut actions);
+        }
+        self.queue_actions = actions;
+    }
+
+    /// The transmitter is free: take the next packet, as ns-2 does even if the queue is
+    /// empty (RED starts its idle period then).
+    pub(super) fn start_transmission(&mut self, link: u32) {
+        let now = self.now();
+        let end = self.scenario.duration;
+        let l = &mut self.links[link as usize];
+        l.account_length(now);
+        let next = l.queue.dequeue(&mut QueueCtx::new(now, &mut self.queue_actions));
+        if !self.queue_actions.is_empty() {
+            self.apply_pending_queue_actions(link);
+        }
+        let Some(id) = next else { return };
+        let l = &mut self.links[link as usize];
+        let p = self.packets.get(id);
+        l.stats.departures += 1;
+        l.stats.sojourn_sum += time::to_secs(now - p.enqueued_at);
+        l.stats.bytes_sent += p.size as u64;
+        let done = now.saturating_add(time::transmission_time(p.size as u64, l.rate_bps));
+        l.stats.busy_time += done.min(end).saturating_sub(now);
+        l.busy_until = done;
+        // The packet reaches the far end after serialization and propagation. ns-2's
+        // LinkDelay schedules that arrival, then the end of the transmission, when the
+        // transmission starts; the places taken here give same-time events ns-2's order
+        // even when the events themselves are scheduled later.
+        let arrival = done.saturating_add(l.delay);
+        let arrival_seq = self.sched.reserve();
+        l.done_seq = self.sched.reserve();
+        l.in_flight.push_back((arrival, arrival_seq, id));
+        let first_in_flight = l.in_flight.len() == 1;
+        if self.tracer.is_some() {
+            self.trace(TraceOp::Dequeue, link, id);
+        }
+        let l = &mut self.links[link as usize];
+        if first_in_flight {
+            self.sched.schedule_reserved(arrival, arrival_seq, EventKind::Arrive { link });
+        }
+        if l.queue.len_packets() > 0 {
+            l.done_event_pending = true;
+            self.sched.schedule_reserved(done, l.done_seq, EventKind::TransmitDone { link });
+        } else {
+            l.owes_empty_dequeue = true;
+        }
+    }
+
+    pub(super) fn transmit_done(&mut self, link: u32) {
+        self.links[link as usize].done_event_pending = false;
+        self.start_transmission(link);
+    }
+
+    pub(super) fn arrive(&mut self, link: u32) {
+        let l = &mut self.links[link as usize];
+        let (_, _, id) = l.in_flight.pop_front().expect("an arrival was pending");
+        if let Some(&(next, seq, _)) = l.in_flight.front() {
+            self.sched.schedule_reserved(next, seq, EventKind::Arrive { link });
+        }
+        if self.tracer.is_some() {
+            self.trace(TraceOp::Receive, link, id);
+        }
+        self.forward(id);
+    }
+
+    /// Moves a packet to its next hop, or delivers it at the end of its route.
+    pub(super) fn forward(&mut self, id: PacketId) {
+        let p = self.packets.get_mut(id);
+        p.hop += 1;
+        let route = &self.routes[p.route as usize];
+        if (p.hop as usize) < route.len() {
+            let next = route[p.hop as usize];
+            self.send_on_link(next, id);
+        } else {
+            self.deliver(id);
+            self.packets.free(id);
+        }
+    }
+
+    /// Puts a new packet of `flow` on its route.
+    pub(super) fn inject(&mut self, packet: Packet) {
+        let first = self.routes[packet.route as usize][0];
+        let id = self.packets.alloc(packet);
+        self.send_on_link(first, id);
+    }
+
+    pub(super) fn inject_data(&mut self, flow: u32, out: Outgoing) {
+        let now = self.now();
+        let f = &self.flows[flow as usize];
+        let size = if out.seq == 0 && f.syn { super::build::syn_size(f.header_size) } else { f.data_size };
+        let mut p = Packet::new(flow, out.seq, size, PacketKind::Data, f.data_route, now);
+        p.source = f.src_node;
+        if out.ect {
+            p.ecn = Ecn::Ect0;
+        }
+        if out.ece {
+            p.tcp_flags |= TCP_ECE;
+        }
+        if out.cwr {
+            p.tcp_flags |= TCP_CWR;
+        }
+        if let Endpoints::Tcp { sender, .. } = &f.endpoints {
+            let s = &sender.state;
+            let rtt = match s.params.rtt_hint {
+                RttHint::None => None,
+                RttHint::Last => s.rtt.last_sample(),
+                RttHint::Smoothed => (s.rtt.srtt() > 0.0).then(|| s.rtt.srtt()),
+                RttHint::Min => s.rtt_range.0.is_finite().then_some(s.rtt_range.0),
+            };
+            p.rtt_hint = rtt.map_or(0, time::from_secs);
+        }
+        self.inject(p);
+    }
+
+    pub(super) fn inject_ack(&mut self, flow: u32, ack: &AckInfo) {
+        let now = self.now();
+        let f = &self.flows[flow as usize];
+        let size = f.ack_size + SACK_BLOCK_BYTES * ack.sack.len() as u32;
+        let mut p = Packet::new(flow, ack.ack, size, PacketKind::Ack, f.ack_route, now);
+        p.source = f.dst_node;
+        ack.write_to(&mut p);
+        self.inject(p);
+    }
+
+    pub(super) fn inject_datagram(&mut self, flow: u32, seq: i64) {
+        let now = self.now();
+        let f = &self.flows[flow as usize];
+        let mut p = Packet::new(flow, seq, f.data_size, PacketKind::Datagram, f.data_route, now);
+        p.source = f.src_node;
+        self.inject(p);
+    }
+}
