@@ -122,8 +122,17 @@ pub struct Packet {
     /// Data: the sender's RTT written into the packet (for FECN/MFFECN, reference
     /// document 002), picoseconds; 0 when the sender writes none.
     pub rtt_hint: Dur,
-    /// ACK: SACK blocks.
-    pub sack: SackBlocks,
+    /// ACK: its SACK blocks, kept in the arena beside the packet (most ACKs carry none,
+    /// and an inline copy would triple the packet).
+    pub sack: SackRef,
+}
+
+/// A packet's SACK blocks in the arena; `SackRef::NONE` when it carries none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SackRef(u32);
+
+impl SackRef {
+    pub const NONE: SackRef = SackRef(u32::MAX);
 }
 
 impl Packet {
@@ -145,7 +154,7 @@ impl Packet {
             echo_seq: NO_ECHO,
             ts_echo: 0,
             rtt_hint: 0,
-            sack: SackBlocks::EMPTY,
+            sack: SackRef::NONE,
         }
     }
 }
@@ -155,6 +164,9 @@ pub struct PacketArena {
     slots: Vec<Packet>,
     free: Vec<PacketId>,
     next_uid: u64,
+    /// SACK blocks of packets that carry some, and the free slots among them.
+    sacks: Vec<SackBlocks>,
+    free_sacks: Vec<u32>,
 }
 
 impl PacketArena {
@@ -172,7 +184,37 @@ impl PacketArena {
     }
 
     pub fn free(&mut self, id: PacketId) {
+        let sack = std::mem::replace(&mut self.slots[id as usize].sack, SackRef::NONE);
+        if sack != SackRef::NONE {
+            self.free_sacks.push(sack.0);
+        }
         self.free.push(id);
+    }
+
+    /// Gives packet `id` these SACK blocks (none: nothing is stored).
+    pub fn set_sack(&mut self, id: PacketId, blocks: &SackBlocks) {
+        if blocks.is_empty() {
+            return;
+        }
+        let slot = match self.free_sacks.pop() {
+            Some(i) => {
+                self.sacks[i as usize] = *blocks;
+                i
+            }
+            None => {
+                self.sacks.push(*blocks);
+                (self.sacks.len() - 1) as u32
+            }
+        };
+        self.slots[id as usize].sack = SackRef(slot);
+    }
+
+    /// The SACK blocks of packet `id` (empty if it carries none).
+    pub fn sack(&self, id: PacketId) -> &SackBlocks {
+        match self.slots[id as usize].sack {
+            SackRef::NONE => &SackBlocks::EMPTY,
+            SackRef(i) => &self.sacks[i as usize],
+        }
     }
 
     #[inline]
@@ -209,6 +251,22 @@ mod tests {
         assert_eq!(a, b, "the slot is reused");
         assert_eq!(arena.get(b).uid, 1);
         assert_eq!(arena.allocated(), 2);
+    }
+
+    #[test]
+    fn sack_blocks_live_beside_the_packet_and_their_slot_is_reused() {
+        let mut arena = PacketArena::default();
+        let mut blocks = SackBlocks::EMPTY;
+        blocks.push(5, 7);
+        let a = arena.alloc(Packet::new(0, 1, 40, PacketKind::Ack, 0, 0));
+        assert!(arena.sack(a).is_empty());
+        arena.set_sack(a, &blocks);
+        assert_eq!(arena.sack(a).as_slice(), &[(5, 7)]);
+        arena.free(a);
+        let b = arena.alloc(Packet::new(0, 2, 40, PacketKind::Ack, 0, 0));
+        assert!(arena.sack(b).is_empty(), "a new packet carries no blocks");
+        arena.set_sack(b, &blocks);
+        assert_eq!(arena.sacks.len(), 1, "the freed slot is reused");
     }
 
     #[test]

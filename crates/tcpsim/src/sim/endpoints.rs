@@ -48,7 +48,7 @@ impl Simulation<'_> {
             }
             (Endpoints::Tcp { sender, .. }, PacketKind::Ack) => {
                 let flow = p.flow;
-                sender.on_ack(&AckInfo::read_from(p), now);
+                sender.on_ack(&AckInfo::read_from(p, self.packets.sack(id)), now);
                 self.flush(flow);
             }
             (Endpoints::Cbr { packets_received, .. }, _) => {

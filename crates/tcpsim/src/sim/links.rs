@@ -279,7 +279,10 @@ impl Simulation<'_> {
         let mut p = Packet::new(flow, ack.ack, size, PacketKind::Ack, f.ack_route, now);
         p.source = f.dst_node;
         ack.write_to(&mut p);
-        self.inject(p);
+        let first = self.routes[p.route as usize][0];
+        let id = self.packets.alloc(p);
+        self.packets.set_sack(id, &ack.sack);
+        self.send_on_link(first, id);
     }
 
     pub(super) fn inject_datagram(&mut self, flow: u32, seq: i64) {

@@ -160,7 +160,7 @@ impl<'s> Simulation<'s> {
     pub(super) fn trace(&mut self, op: TraceOp, link: u32, id: PacketId) {
         if let Some(t) = &mut self.tracer {
             let now = self.sched.now();
-            t.record(op, now, link as usize, &self.links[link as usize], self.packets.get(id));
+            t.record(op, now, link as usize, &self.links[link as usize], self.packets.get(id), self.packets.sack(id).as_slice());
         }
     }
 

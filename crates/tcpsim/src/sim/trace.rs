@@ -140,8 +140,9 @@ impl Tracer {
         Ok(Some(Tracer { ns2, link_pcaps, node_pcaps, flows: ends, error: None, paths }))
     }
 
-    /// Records one event of packet `p` on link direction `link` (index `index`).
-    pub fn record(&mut self, op: TraceOp, time: SimTime, index: usize, link: &LinkDirection, p: &Packet) {
+    /// Records one event of packet `p` (with its SACK blocks) on link direction `link`
+    /// (index `index`).
+    pub fn record(&mut self, op: TraceOp, time: SimTime, index: usize, link: &LinkDirection, p: &Packet, sack: &[(i64, i64)]) {
         let f = &self.flows[p.flow as usize];
         let (kind, src, dst) = match p.kind {
             PacketKind::Data => (TraceKind::TcpData, (f.src_node, f.src_port), (f.dst_node, f.dst_port)),
@@ -176,7 +177,7 @@ impl Tracer {
                 ecn,
                 ece: p.tcp_flags & TCP_ECE != 0,
                 cwr: p.tcp_flags & TCP_CWR != 0,
-                sack: p.sack.as_slice(),
+                sack,
             },
         };
         let mut result = Ok(());

@@ -25,10 +25,10 @@ impl AckInfo {
         AckInfo { ack, sack: SackBlocks::EMPTY, ece: false, echo_seq: None, ts_echo: 0 }
     }
 
-    /// Writes the ACK's fields into an ACK packet.
+    /// Writes the ACK's fields into an ACK packet (its SACK blocks go to the packet arena:
+    /// `PacketArena::set_sack`).
     pub fn write_to(&self, p: &mut Packet) {
         p.seq = self.ack;
-        p.sack = self.sack;
         if self.ece {
             p.tcp_flags |= TCP_ECE;
         }
@@ -36,11 +36,11 @@ impl AckInfo {
         p.ts_echo = self.ts_echo;
     }
 
-    /// Reads an ACK packet.
-    pub fn read_from(p: &Packet) -> AckInfo {
+    /// Reads an ACK packet and its SACK blocks.
+    pub fn read_from(p: &Packet, sack: &SackBlocks) -> AckInfo {
         AckInfo {
             ack: p.seq,
-            sack: p.sack,
+            sack: *sack,
             ece: p.tcp_flags & TCP_ECE != 0,
             echo_seq: (p.echo_seq != NO_ECHO).then_some(p.echo_seq),
             ts_echo: p.ts_echo,
