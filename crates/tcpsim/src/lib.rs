@@ -55,3 +55,9 @@ pub fn run_in(scenario: &Scenario, output_dir: Option<&std::path::Path>, progres
     let sim = sim::Simulation::new_in(scenario, output_dir)?;
     sim.run(progress)
 }
+
+/// `docs/architecture.md`, whose examples (a congestion control, a loss recovery, a queue
+/// discipline) `cargo test` compiles and runs as doc-tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/architecture.md")]
+pub struct ArchitectureDoc;
