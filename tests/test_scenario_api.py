@@ -534,3 +534,24 @@ def test_objects_pickle():
     sc = small_dumbbell()
     sc.flows[0].receiver = tcpsim.Model("delayed", timeout="40ms")
     assert pickle.loads(pickle.dumps(sc)) == sc
+
+
+def test_trace_table_round_trips_and_writes_files_under_out(tmp_path):
+    from tcpsim import Trace
+    sc = Scenario(
+        duration="1s",
+        dumbbell=Dumbbell(pairs=1, bottleneck=LinkSpec("10Mbps", "10ms"), access=LinkSpec("100Mbps", "1ms")),
+        flows=[TcpFlow("s0", "d0")],
+        trace=Trace(ns2=["r1->r2"], pcap_links=["r1->r2"], pcap_nodes=["d0"]),
+    )
+    text = sc.to_toml()
+    assert "[trace]" in text
+    assert Scenario.from_toml(text).trace.ns2 == ["r1->r2"]
+    res = sc.run(out=tmp_path / "run")
+    files = sorted(p.name for p in (tmp_path / "run" / "traces").iterdir())
+    assert files == ["node-d0.pcap", "r1-r2.pcap", "trace.tr"]
+    lines = (tmp_path / "run" / "traces" / "trace.tr").read_text().splitlines()
+    sent = int(res.links.set_index("link").loc["r1->r2", "packets_sent"])
+    assert sum(1 for l in lines if l.startswith("- ")) == sent
+    with pytest.raises(tcpsim.ScenarioError, match="unknown link"):
+        Scenario.from_dict({**sc.to_dict(), "trace": {"ns2": ["r1->r9"]}}).validate()

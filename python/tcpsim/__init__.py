@@ -28,6 +28,7 @@ from .scenario import (
     Monitor,
     Scenario,
     TcpFlow,
+    Trace,
     flow_class,
 )
 from .sweep import Sweep, load_sweep, run_sweep
@@ -45,6 +46,7 @@ __all__ = [
     "Scenario",
     "Sweep",
     "TcpFlow",
+    "Trace",
     "aggregate",
     "analysis",
     "load_sweep",

@@ -84,6 +84,7 @@ __all__ = [
     "Dumbbell",
     "Chain",
     "Monitor",
+    "Trace",
 ]
 
 
@@ -463,6 +464,29 @@ class Monitor(_Table):
         return cls._from_dict(data, path)
 
 
+@dataclass(repr=False)
+class Trace(_Table):
+    """``[trace]``: packet traces (docs/traces.md). Off unless a selection is given.
+
+    `ns2` and `pcap_links` are ``"all"``, ``"none"`` or a list of link directions
+    (``"a->b"``); `pcap_nodes` the same for node names. Files go under `dir` (default
+    ``"traces"``) inside the run's output directory (``run(out=...)``)."""
+
+    dir: Optional[str] = None
+    ns2: Names = None
+    pcap_links: Names = None
+    pcap_nodes: Names = None
+
+    def __post_init__(self) -> None:
+        self.ns2 = _listify(self.ns2)
+        self.pcap_links = _listify(self.pcap_links)
+        self.pcap_nodes = _listify(self.pcap_nodes)
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any], path: str) -> "Trace":
+        return cls._from_dict(data, path)
+
+
 # --------------------------------------------------------------------------- scenario
 
 
@@ -470,7 +494,7 @@ class Monitor(_Table):
 class Scenario(_Table):
     """A whole scenario: ``[simulation]`` (`duration`, `seed`), ``[network] nodes``,
     ``[[link]]`` (`links`), ``[[flow]]`` (`flows`), the generators ``[dumbbell]`` and
-    ``[chain]``, and ``[monitor]``.
+    ``[chain]``, ``[monitor]`` and ``[trace]``.
 
     Nodes of generators are declared by the generator; `nodes` lists only the extra nodes
     that explicit `links` join."""
@@ -483,6 +507,7 @@ class Scenario(_Table):
     dumbbell: Optional[Dumbbell] = None
     chain: Optional[Chain] = None
     monitor: Optional[Monitor] = None
+    trace: Optional[Trace] = None
 
     def __post_init__(self) -> None:
         self.nodes = _listify(self.nodes)
@@ -511,6 +536,8 @@ class Scenario(_Table):
             out["flow"] = [flow.to_dict() for flow in self.flows]
         if self.monitor is not None:
             out["monitor"] = self.monitor.to_dict()
+        if self.trace is not None:
+            out["trace"] = self.trace.to_dict()
         return out
 
     def to_toml(self) -> str:
@@ -549,7 +576,7 @@ class Scenario(_Table):
         """Objects from the nested dict of a TOML document (``tomllib.loads``). Raises
         `tcpsim.ScenarioError` naming any key it does not know."""
         data = dict(data)
-        sections = {"simulation", "network", "dumbbell", "chain", "link", "flow", "monitor"}
+        sections = {"simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace"}
         for key in data:
             if key not in sections:
                 raise _toml_error(key, "unknown key '%s'; expected one of %s" % (
@@ -573,6 +600,7 @@ class Scenario(_Table):
             dumbbell=Dumbbell.from_dict(_table(data["dumbbell"], "dumbbell"), "dumbbell") if "dumbbell" in data else None,
             chain=Chain.from_dict(_table(data["chain"], "chain"), "chain") if "chain" in data else None,
             monitor=Monitor.from_dict(_table(data["monitor"], "monitor"), "monitor") if "monitor" in data else None,
+            trace=Trace.from_dict(_table(data["trace"], "trace"), "trace") if "trace" in data else None,
         )
 
     # ------------------------------------------------------------------ checking, running
@@ -626,6 +654,8 @@ class Scenario(_Table):
             link_like(self.chain, Chain, "chain")
         if self.monitor is not None and not isinstance(self.monitor, Monitor):
             raise _error("monitor", f"expected Monitor(...), got {self.monitor!r}")
+        if self.trace is not None and not isinstance(self.trace, Trace):
+            raise _error("trace", f"expected Trace(...), got {self.trace!r}")
 
 
 # --------------------------------------------------------------------------- errors
