@@ -8,6 +8,7 @@
 pub mod droptail;
 pub mod drr;
 pub mod red;
+pub mod red_core;
 
 pub use droptail::{DropTail, DropTailParams};
 pub use drr::{Drr, DrrParams};

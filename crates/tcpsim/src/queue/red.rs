@@ -1,5 +1,9 @@
 //! RED — Random Early Detection, with ns-2.35 `Queue/RED` semantics.
 //!
+//! The average, count, probabilities, gentle mode and idle handling live in
+//! `red_core.rs` (`RedCore`), which RED variants reuse; this file is RED itself: a FIFO,
+//! the core, ECN marking, and the registered parameters (`SPEC`).
+//!
 //! Floyd & Jacobson, "Random Early Detection Gateways for Congestion Avoidance",
 //! IEEE/ACM ToN 1(4):397–413, 1993, doi:10.1109/90.251892; gentle mode: Floyd, "Recommendation
 //! on using the gentle variant of RED", 2000. Reference document 000 §1.4 (the thesis's RED
@@ -41,7 +45,8 @@
 //!   thresholds/weight are not implemented.
 
 use super::{Arrival, DropReason, Fifo, Limit, QueueCtx, QueueDiscipline, Verdict};
-use crate::engine::{time, PacketId, RandomStream, SimTime};
+use super::red_core::{RedCore, RedDecision};
+use crate::engine::{PacketId, RandomStream};
 use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
 
 const NS2: &str = "ns-2.35 Queue/RED default";
@@ -197,134 +202,26 @@ impl RedParams {
     }
 }
 
-/// RED's variable state (ns-2 `edv_`).
-#[derive(Debug, Clone, Default)]
-struct RedVars {
-    /// Average queue, packets (bytes in byte mode).
-    avg: f64,
-    /// Arrivals since the last early drop (ns-2 `count`).
-    count: u64,
-    count_bytes: u64,
-    /// avg was above min_th at the previous arrival (ns-2 `old`).
-    old: bool,
-    idle: bool,
-    idle_since: SimTime,
-}
-
+/// RED: a FIFO, the RED core, and ECN marking of ECN-capable packets.
 #[derive(Debug)]
 pub struct Red {
-    params: RedParams,
-    /// Thresholds in the queue's unit (packets, or bytes in byte mode).
-    min_th: f64,
-    max_th: f64,
-    /// Packets per second the link can send at mean_packet_size (ns-2 `ptc`).
-    packets_per_second: f64,
-    vars: RedVars,
+    pub(crate) core: RedCore,
     fifo: Fifo,
-    random: RandomStream,
 }
 
 impl Red {
     pub fn new(params: RedParams, rate_bps: u64, random: RandomStream) -> Self {
-        let scale = if params.queue_in_bytes { params.mean_packet_size as f64 } else { 1.0 };
-        Red {
-            min_th: params.min_th * scale,
-            max_th: params.max_th * scale,
-            packets_per_second: rate_bps as f64 / (8.0 * params.mean_packet_size as f64),
-            vars: RedVars { idle: true, ..RedVars::default() },
-            fifo: Fifo::default(),
-            random,
-            params,
-        }
-    }
-
-    fn queue_length(&self) -> f64 {
-        if self.params.queue_in_bytes {
-            self.fifo.bytes() as f64
-        } else {
-            self.fifo.len() as f64
-        }
-    }
-
-    fn limit(&self) -> f64 {
-        if self.params.queue_in_bytes {
-            self.params.limit_bytes() as f64
-        } else {
-            self.params.limit_packets() as f64
-        }
-    }
-
-    /// Step 1–2: idle correction and EWMA (ns-2 `REDQueue::estimator` with m + 1).
-    fn update_average(&mut self, now: SimTime) {
-        let mut idle_slots = 0.0;
-        if self.vars.idle {
-            self.vars.idle = false;
-            let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
-            idle_slots = (self.packets_per_second * idle_time).floor();
-        }
-        let w = self.params.weight;
-        let decayed = if idle_slots > 0.0 { self.vars.avg * (1.0 - w).powf(idle_slots) } else { self.vars.avg };
-        self.vars.avg = (1.0 - w) * decayed + w * self.queue_length();
+        Red { core: RedCore::new(params, rate_bps, random), fifo: Fifo::default() }
     }
 
     /// p_b of the header (ns-2 `calculate_p_new`).
     pub fn base_probability(&self, avg: f64) -> f64 {
-        let p = &self.params;
-        let p_b = if avg >= self.max_th {
-            if p.gentle {
-                // p_b = c·avg + d with c = (1 − max_p)/max_th, d = 2·max_p − 1.
-                (1.0 - p.max_p) / self.max_th * avg + (2.0 * p.max_p - 1.0)
-            } else {
-                1.0
-            }
-        } else {
-            p.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
-        };
-        p_b.min(1.0)
+        self.core.base_probability(avg)
     }
 
     /// p_a of the header (ns-2 `modify_p`), for a packet of `size` bytes.
     pub fn drop_probability(&self, p_b: f64, size: u32) -> f64 {
-        let p = &self.params;
-        let count = if p.bytes {
-            (self.vars.count_bytes / p.mean_packet_size as u64) as f64
-        } else {
-            self.vars.count as f64
-        };
-        let mut p_a = if p.wait {
-            if count * p_b < 1.0 {
-                0.0
-            } else if count * p_b < 2.0 {
-                p_b / (2.0 - count * p_b)
-            } else {
-                1.0
-            }
-        } else if count * p_b < 1.0 {
-            p_b / (1.0 - count * p_b)
-        } else {
-            1.0
-        };
-        if p.bytes && p_a < 1.0 {
-            p_a = p_a * size as f64 / p.mean_packet_size as f64;
-        }
-        p_a.min(1.0)
-    }
-
-    /// Step 4's random test (ns-2 `drop_early`): `Some(verdict)` if the packet is hit.
-    fn early_verdict(&mut self, arrival: &Arrival) -> Option<Verdict> {
-        let p_b = self.base_probability(self.vars.avg);
-        let p_a = self.drop_probability(p_b, arrival.size);
-        if self.random.uniform() > p_a {
-            return None;
-        }
-        self.vars.count = 0;
-        self.vars.count_bytes = 0;
-        let p = &self.params;
-        if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
-            Some(Verdict::Marked)
-        } else {
-            Some(Verdict::Dropped(DropReason::Early))
-        }
+        self.core.drop_probability(p_b, size)
     }
 }
 
@@ -334,34 +231,23 @@ impl QueueDiscipline for Red {
     }
 
     fn enqueue(&mut self, ctx: &mut QueueCtx, arrival: Arrival) -> Verdict {
-        self.update_average(ctx.now);
-        self.vars.count += 1;
-        self.vars.count_bytes += arrival.size as u64;
-
-        let q = self.queue_length();
-        let avg = self.vars.avg;
-        let p = &self.params;
-        let mut verdict = Verdict::Queued;
-        if avg >= self.min_th && q > 1.0 {
-            let forced_by_average = if p.gentle { avg >= 2.0 * self.max_th } else { avg >= self.max_th };
-            if !p.use_mark_p && forced_by_average {
-                verdict = Verdict::Dropped(DropReason::Early);
-                self.vars.count = 0;
-                self.vars.count_bytes = 0;
-            } else if !self.vars.old {
-                // avg just crossed min_th (ns-2 sets count to 1 here).
-                self.vars.count = 1;
-                self.vars.count_bytes = arrival.size as u64;
-                self.vars.old = true;
-            } else if let Some(v) = self.early_verdict(&arrival) {
-                verdict = v;
+        let q = self.core.measure(self.fifo.len(), self.fifo.bytes());
+        let verdict = match self.core.on_arrival(q, arrival.size, ctx.now) {
+            RedDecision::Pass => Verdict::Queued,
+            RedDecision::Forced => Verdict::Dropped(DropReason::Early),
+            RedDecision::Hit { p_b } => {
+                // With `ecn`, an ECN-capable packet is marked instead (with `use_mark_p`,
+                // only while p_b < mark_p).
+                let p = self.core.params();
+                if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
+                    Verdict::Marked
+                } else {
+                    Verdict::Dropped(DropReason::Early)
+                }
             }
-        } else {
-            self.vars.old = false;
-        }
-        if q >= self.limit() {
-            self.vars.count = 0;
-            self.vars.count_bytes = 0;
+        };
+        if q >= self.core.limit() {
+            self.core.reset_count();
             return Verdict::Dropped(DropReason::Overflow);
         }
         if !matches!(verdict, Verdict::Dropped(_)) {
@@ -371,14 +257,8 @@ impl QueueDiscipline for Red {
     }
 
     fn dequeue(&mut self, ctx: &mut QueueCtx) -> Option<PacketId> {
-        let now = ctx.now;
         let next = self.fifo.pop();
-        if next.is_some() {
-            self.vars.idle = false;
-        } else {
-            self.vars.idle = true;
-            self.vars.idle_since = now;
-        }
+        self.core.on_dequeue(next.is_some(), ctx.now);
         next
     }
 
@@ -391,11 +271,7 @@ impl QueueDiscipline for Red {
     }
 
     fn average(&self) -> Option<f64> {
-        Some(if self.params.queue_in_bytes {
-            self.vars.avg / self.params.mean_packet_size as f64
-        } else {
-            self.vars.avg
-        })
+        Some(self.core.average_packets())
     }
 }
 
@@ -403,6 +279,7 @@ impl QueueDiscipline for Red {
 mod tests {
     use super::*;
     use crate::engine::time::PS_PER_MS;
+    use crate::engine::SimTime;
     use crate::engine::PacketKind;
 
     fn red(params: RedParams) -> Red {
@@ -428,7 +305,7 @@ mod tests {
     }
 
     fn with_count(mut r: Red, count: u64) -> Red {
-        r.vars.count = count;
+        r.core.vars.count = count;
         r
     }
 
@@ -486,7 +363,7 @@ mod tests {
         // bytes: count = count_bytes / 500 = 10 → no wait: 0.05/0.5 = 0.1, × 1000/500 = 0.2
         let p = RedParams { wait: false, bytes: true, ..RedParams::default() };
         let mut r = red(p);
-        r.vars.count_bytes = 5000;
+        r.core.vars.count_bytes = 5000;
         assert!((r.drop_probability(0.05, 1000) - 0.2).abs() < 1e-12);
     }
 
@@ -495,12 +372,12 @@ mod tests {
     #[test]
     fn ewma_uses_queue_length_before_the_arrival() {
         let mut r = red(RedParams { weight: 0.5, ..RedParams::default() });
-        r.vars.idle = false;
+        r.core.vars.idle = false;
         r.enq(arrival(0), 0); // q = 0 → avg 0
-        assert_eq!(r.vars.avg, 0.0);
+        assert_eq!(r.core.vars.avg, 0.0);
         r.enq(arrival(1), 0); // q = 1 → 0.5
         r.enq(arrival(2), 0); // q = 2 → 0.25 + 1 = 1.25
-        assert!((r.vars.avg - 1.25).abs() < 1e-12);
+        assert!((r.core.vars.avg - 1.25).abs() < 1e-12);
     }
 
     #[test]
@@ -508,21 +385,21 @@ mod tests {
         // 10 Mb/s, mean 500 B → ptc = 2500 pkt/s; 4 ms idle → m = 10.
         // avg 8 → 8·(1 − 0.1)^10 = 2.7894... then one EWMA step with q = 0 → ×0.9.
         let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
-        r.vars.avg = 8.0;
-        r.vars.idle = false;
+        r.core.vars.avg = 8.0;
+        r.core.vars.idle = false;
         assert_eq!(r.deq(1 * PS_PER_MS), None); // empty: idle from 1 ms
         r.enq(arrival(0), 5 * PS_PER_MS);
         let expected = 8.0 * 0.9f64.powi(10) * 0.9;
-        assert!((r.vars.avg - expected).abs() < 1e-12, "{} vs {}", r.vars.avg, expected);
+        assert!((r.core.vars.avg - expected).abs() < 1e-12, "{} vs {}", r.core.vars.avg, expected);
     }
 
     #[test]
     fn busy_queue_gets_no_idle_correction() {
         let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
-        r.vars.avg = 8.0;
-        r.vars.idle = false;
+        r.core.vars.avg = 8.0;
+        r.core.vars.idle = false;
         r.enq(arrival(0), 5 * PS_PER_MS);
-        assert!((r.vars.avg - 8.0 * 0.9).abs() < 1e-12);
+        assert!((r.core.vars.avg - 8.0 * 0.9).abs() < 1e-12);
     }
 
     // ---- count and verdicts ----
@@ -530,24 +407,24 @@ mod tests {
     #[test]
     fn crossing_min_th_sets_count_to_one_without_dropping() {
         let mut r = red(RedParams::default());
-        r.vars.idle = false;
+        r.core.vars.idle = false;
         for i in 0..3 {
             r.enq(arrival(i), 0);
         }
-        r.vars.avg = 6.0; // above min_th; the next arrival sees q = 3 > 1
+        r.core.vars.avg = 6.0; // above min_th; the next arrival sees q = 3 > 1
         assert_eq!(r.enq(arrival(3), 0), Verdict::Queued);
-        assert!(r.vars.old);
-        assert_eq!(r.vars.count, 1);
+        assert!(r.core.vars.old);
+        assert_eq!(r.core.vars.count, 1);
     }
 
     #[test]
     fn average_below_min_th_never_drops_and_clears_old() {
         let mut r = red(RedParams::default());
-        r.vars.old = true;
+        r.core.vars.old = true;
         for i in 0..40 {
             assert_eq!(r.enq(arrival(i), 0), Verdict::Queued);
         }
-        assert!(!r.vars.old);
+        assert!(!r.core.vars.old);
     }
 
     #[test]
@@ -558,7 +435,7 @@ mod tests {
             assert_eq!(r.enq(arrival(i), 0), Verdict::Queued);
         }
         assert_eq!(r.enq(arrival(5), 0), Verdict::Dropped(DropReason::Overflow));
-        assert_eq!(r.vars.count, 0);
+        assert_eq!(r.core.vars.count, 0);
         assert_eq!(r.len_packets(), 5);
     }
 
@@ -568,8 +445,8 @@ mod tests {
         for i in 0..3 {
             r.enq(arrival(i), 0);
         }
-        r.vars.avg = 40.0;
-        r.vars.old = true;
+        r.core.vars.avg = 40.0;
+        r.core.vars.old = true;
         assert_eq!(r.enq(arrival(9), 0), Verdict::Dropped(DropReason::Early));
     }
 
@@ -580,12 +457,12 @@ mod tests {
             r.enq(arrival(i), 0);
         }
         // avg near max_th keeps p_b < mark_p; a high count makes p_a = 1.
-        r.vars.avg = 14.0 / (1.0 - r.params.weight);
-        r.vars.old = true;
-        r.vars.count = 1000;
+        r.core.vars.avg = 14.0 / (1.0 - r.core.params.weight);
+        r.core.vars.old = true;
+        r.core.vars.count = 1000;
         let ect = Arrival { id: 7, size: 1000, ect: true, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
         assert_eq!(r.enq(ect, 0), Verdict::Marked);
-        r.vars.count = 1000;
+        r.core.vars.count = 1000;
         assert_eq!(r.enq(arrival(8), 0), Verdict::Dropped(DropReason::Early));
     }
 

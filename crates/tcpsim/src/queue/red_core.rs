@@ -1,0 +1,197 @@
+//! The RED core: average queue, count, drop probability, gentle mode, idle correction —
+//! what every RED variant shares. `red.rs` is RED itself (a FIFO, this core, and ECN
+//! marking); a variant (DRED, connection-count RED, FECN, ...) is a small file that owns
+//! a `RedCore` and decides what to do with its verdicts. The equations, with their
+//! sources, are in `red.rs`'s header; the parameters are `RedParams` (registered there).
+
+use super::red::RedParams;
+use crate::engine::{time, RandomStream, SimTime};
+
+/// RED's variable state (ns-2 `edv_`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RedVars {
+    /// Average queue, packets (bytes in byte mode).
+    pub(crate) avg: f64,
+    /// Arrivals since the last early drop (ns-2 `count`).
+    pub(crate) count: u64,
+    pub(crate) count_bytes: u64,
+    /// avg was above min_th at the previous arrival (ns-2 `old`).
+    pub(crate) old: bool,
+    pub(crate) idle: bool,
+    pub(crate) idle_since: SimTime,
+}
+
+/// What the core decided for an arriving packet (before the buffer limit is checked).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RedDecision {
+    /// Below min_th, or the random test missed: keep it.
+    Pass,
+    /// The average alone forces a drop (without `use_mark_p`, avg ≥ max_th, or ≥ 2·max_th
+    /// when gentle).
+    Forced,
+    /// The random early test hit, with this p_b (a marking variant compares it with
+    /// `mark_p`).
+    Hit { p_b: f64 },
+}
+
+#[derive(Debug)]
+pub struct RedCore {
+    pub(crate) params: RedParams,
+    /// Thresholds in the queue's unit (packets, or bytes in byte mode).
+    pub(crate) min_th: f64,
+    pub(crate) max_th: f64,
+    /// Packets per second the link can send at mean_packet_size (ns-2 `ptc`).
+    packets_per_second: f64,
+    pub(crate) vars: RedVars,
+    random: RandomStream,
+}
+
+impl RedCore {
+    pub fn new(params: RedParams, rate_bps: u64, random: RandomStream) -> Self {
+        let scale = if params.queue_in_bytes { params.mean_packet_size as f64 } else { 1.0 };
+        RedCore {
+            min_th: params.min_th * scale,
+            max_th: params.max_th * scale,
+            packets_per_second: rate_bps as f64 / (8.0 * params.mean_packet_size as f64),
+            vars: RedVars { idle: true, ..RedVars::default() },
+            random,
+            params,
+        }
+    }
+
+    pub fn params(&self) -> &RedParams {
+        &self.params
+    }
+
+    /// The queue length RED works with: bytes in byte mode, else packets.
+    pub fn measure(&self, packets: usize, bytes: u64) -> f64 {
+        if self.params.queue_in_bytes {
+            bytes as f64
+        } else {
+            packets as f64
+        }
+    }
+
+    /// The buffer limit in the same unit as `measure`.
+    pub fn limit(&self) -> f64 {
+        if self.params.queue_in_bytes {
+            self.params.limit_bytes() as f64
+        } else {
+            self.params.limit_packets() as f64
+        }
+    }
+
+    /// The average in packets (in byte mode, bytes / mean_packet_size).
+    pub fn average_packets(&self) -> f64 {
+        if self.params.queue_in_bytes {
+            self.vars.avg / self.params.mean_packet_size as f64
+        } else {
+            self.vars.avg
+        }
+    }
+
+    /// Steps 1–4 of `red.rs`'s header for a packet of `size` bytes arriving at a queue of
+    /// length `q` (in the unit of `measure`).
+    pub fn on_arrival(&mut self, q: f64, size: u32, now: SimTime) -> RedDecision {
+        self.update_average(q, now);
+        self.vars.count += 1;
+        self.vars.count_bytes += size as u64;
+        let avg = self.vars.avg;
+        if !(avg >= self.min_th && q > 1.0) {
+            self.vars.old = false;
+            return RedDecision::Pass;
+        }
+        let forced_by_average = if self.params.gentle { avg >= 2.0 * self.max_th } else { avg >= self.max_th };
+        if !self.params.use_mark_p && forced_by_average {
+            self.reset_count();
+            return RedDecision::Forced;
+        }
+        if !self.vars.old {
+            // avg just crossed min_th (ns-2 sets count to 1 here).
+            self.vars.count = 1;
+            self.vars.count_bytes = size as u64;
+            self.vars.old = true;
+            return RedDecision::Pass;
+        }
+        // Step 4's random test (ns-2 `drop_early`).
+        let p_b = self.base_probability(avg);
+        let p_a = self.drop_probability(p_b, size);
+        if self.random.uniform() > p_a {
+            return RedDecision::Pass;
+        }
+        self.reset_count();
+        RedDecision::Hit { p_b }
+    }
+
+    /// A drop (or mark) restarts the count.
+    pub fn reset_count(&mut self) {
+        self.vars.count = 0;
+        self.vars.count_bytes = 0;
+    }
+
+    /// The link asked for a packet: an empty queue starts an idle period.
+    pub fn on_dequeue(&mut self, found_packet: bool, now: SimTime) {
+        if found_packet {
+            self.vars.idle = false;
+        } else {
+            self.vars.idle = true;
+            self.vars.idle_since = now;
+        }
+    }
+
+    /// Steps 1–2: idle correction and EWMA (ns-2 `REDQueue::estimator` with m + 1).
+    fn update_average(&mut self, q: f64, now: SimTime) {
+        let mut idle_slots = 0.0;
+        if self.vars.idle {
+            self.vars.idle = false;
+            let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
+            idle_slots = (self.packets_per_second * idle_time).floor();
+        }
+        let w = self.params.weight;
+        let decayed = if idle_slots > 0.0 { self.vars.avg * (1.0 - w).powf(idle_slots) } else { self.vars.avg };
+        self.vars.avg = (1.0 - w) * decayed + w * q;
+    }
+
+    /// p_b of the header (ns-2 `calculate_p_new`).
+    pub fn base_probability(&self, avg: f64) -> f64 {
+        let p = &self.params;
+        let p_b = if avg >= self.max_th {
+            if p.gentle {
+                // p_b = c·avg + d with c = (1 − max_p)/max_th, d = 2·max_p − 1.
+                (1.0 - p.max_p) / self.max_th * avg + (2.0 * p.max_p - 1.0)
+            } else {
+                1.0
+            }
+        } else {
+            p.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
+        };
+        p_b.min(1.0)
+    }
+
+    /// p_a of the header (ns-2 `modify_p`), for a packet of `size` bytes.
+    pub fn drop_probability(&self, p_b: f64, size: u32) -> f64 {
+        let p = &self.params;
+        let count = if p.bytes {
+            (self.vars.count_bytes / p.mean_packet_size as u64) as f64
+        } else {
+            self.vars.count as f64
+        };
+        let mut p_a = if p.wait {
+            if count * p_b < 1.0 {
+                0.0
+            } else if count * p_b < 2.0 {
+                p_b / (2.0 - count * p_b)
+            } else {
+                1.0
+            }
+        } else if count * p_b < 1.0 {
+            p_b / (1.0 - count * p_b)
+        } else {
+            1.0
+        };
+        if p.bytes && p_a < 1.0 {
+            p_a = p_a * size as f64 / p.mean_packet_size as f64;
+        }
+        p_a.min(1.0)
+    }
+}
