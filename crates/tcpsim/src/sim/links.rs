@@ -2,15 +2,14 @@
 //! transmissions, arrivals, forwarding along the route, and putting new packets on it.
 
 use crate::engine::packet::{SACK_BLOCK_BYTES, TCP_CWR, TCP_ECE};
-use crate::engine::time::{self};
+use crate::engine::time;
 use crate::engine::{Ecn, EventKind, Packet, PacketId, PacketKind};
 use crate::monitor::trace::TraceOp;
 use crate::net::error::Transmission;
 use crate::queue::{Arrival, DropReason, QueueAction, QueueCtx, Verdict};
-use crate::tcp::agent::RttHint;
 use crate::tcp::state::Outgoing;
 use crate::tcp::AckInfo;
-use super::{Endpoints, Simulation};
+use super::Simulation;
 
 impl Simulation<'_> {
 
@@ -259,16 +258,7 @@ impl Simulation<'_> {
         if out.cwr {
             p.tcp_flags |= TCP_CWR;
         }
-        if let Endpoints::Tcp { sender, .. } = &f.endpoints {
-            let s = &sender.state;
-            let rtt = match s.params.rtt_hint {
-                RttHint::None => None,
-                RttHint::Last => s.rtt.last_sample(),
-                RttHint::Smoothed => (s.rtt.srtt() > 0.0).then(|| s.rtt.srtt()),
-                RttHint::Min => s.rtt_range.0.is_finite().then_some(s.rtt_range.0),
-            };
-            p.rtt_hint = rtt.map_or(0, time::from_secs);
-        }
+        p.rtt_hint = out.rtt_hint;
         self.inject(p);
     }
 

@@ -4,7 +4,7 @@
 //! composes the three and routes ACKs, timeouts and timers to them.
 
 use super::ack::AckInfo;
-use super::cc::{AckEvent, CcView, CongestionControl};
+use super::cc::{AckEvent, CcHooks, CcView, CongestionControl};
 use super::recovery::LossRecovery;
 use super::state::ack_rtt;
 pub use super::state::{CwndAction, CwndCut, Outgoing, SendTimes, SenderStats, TcpParams, TcpState};
@@ -16,6 +16,8 @@ pub struct TcpSender {
     pub state: TcpState,
     recovery: Box<dyn LossRecovery>,
     cc: Box<dyn CongestionControl>,
+    /// The congestion control's optional hooks, asked once.
+    hooks: CcHooks,
 }
 
 impl TcpSender {
@@ -32,7 +34,8 @@ impl TcpSender {
         if cc.wants_send_times() || recovery.wants_send_times() {
             state.send_times = Some(SendTimes::default());
         }
-        TcpSender { state, recovery, cc }
+        let hooks = cc.hooks();
+        TcpSender { state, recovery, cc, hooks }
     }
 
     /// The application starts: make data available and send the initial window.
@@ -70,8 +73,10 @@ impl TcpSender {
             s.note_rtt(rtt);
         }
         let event = AckEvent { info, acked_packets: (info.ack - s.last_ack).max(0), duplicate, rtt_s: None, ack_rtt_s };
-        self.cc.on_any_ack(&mut CcView::new(s, now), &event);
-        if duplicate {
+        if self.hooks.any_ack {
+            self.cc.on_any_ack(&mut CcView::new(s, now), &event);
+        }
+        if duplicate && self.hooks.duplicate_ack {
             self.cc.on_duplicate_ack(&mut CcView::new(&mut self.state, now), &event);
         }
         self.recovery.on_ack(&mut self.state, &mut *self.cc, info, now);
@@ -81,7 +86,9 @@ impl TcpSender {
         }
         if s.last_ack >= s.round_end && s.last_ack >= 0 {
             s.round_end = s.maxseq.max(s.last_ack + 1);
-            self.cc.on_round(&mut CcView::new(s, now));
+            if self.hooks.round {
+                self.cc.on_round(&mut CcView::new(s, now));
+            }
         }
         self.after_sending(sent_before, now);
     }
@@ -102,6 +109,9 @@ impl TcpSender {
 
     /// Tells the congestion control about each packet put on the wire since `from`.
     fn after_sending(&mut self, from: usize, now: SimTime) {
+        if !self.hooks.send {
+            return;
+        }
         for i in from..self.state.outbox.len() {
             let sent = self.state.outbox[i];
             self.cc.on_send(&mut CcView::new(&mut self.state, now), sent.seq, sent.retransmission);

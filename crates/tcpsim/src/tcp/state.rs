@@ -24,6 +24,7 @@
 
 use super::ack::AckInfo;
 pub use super::agent::TcpParams;
+use super::agent::RttHint;
 use super::cc::{AckEvent, CcView, CongestionControl, Window};
 use super::rtt::RttEstimator;
 use crate::engine::time::{self, SimTime};
@@ -142,6 +143,8 @@ pub struct Outgoing {
     pub ece: bool,
     /// Carries the CWR flag.
     pub cwr: bool,
+    /// The RTT the sender writes into the packet (`rtt_hint`), picoseconds; 0 for none.
+    pub rtt_hint: crate::engine::Dur,
 }
 
 /// Send records of packets last_ack + 1 ..= maxseq, in order (memory follows the flight):
@@ -299,7 +302,8 @@ impl TcpState {
         if cwr {
             self.cwr_pending = false;
         }
-        self.outbox.push(Outgoing { seq, retransmission, ect, ece, cwr });
+        let rtt_hint = self.rtt_hint();
+        self.outbox.push(Outgoing { seq, retransmission, ect, ece, cwr, rtt_hint });
         if let Some(times) = &mut self.send_times {
             times.record(seq, now);
         }
@@ -378,6 +382,18 @@ impl TcpState {
         s.rtt_sum += rtt_s;
         s.rtt_min = s.rtt_min.min(rtt_s);
         s.rtt_max = s.rtt_max.max(rtt_s);
+    }
+
+    /// The RTT this sender writes into its data packets (agent parameter `rtt_hint`),
+    /// picoseconds; 0 when it writes none or has no sample yet.
+    fn rtt_hint(&self) -> crate::engine::Dur {
+        let rtt = match self.params.rtt_hint {
+            RttHint::None => return 0,
+            RttHint::Last => self.rtt.last_sample(),
+            RttHint::Smoothed => (self.rtt.srtt() > 0.0).then(|| self.rtt.srtt()),
+            RttHint::Min => self.rtt_range.0.is_finite().then_some(self.rtt_range.0),
+        };
+        rtt.map_or(0, time::from_secs)
     }
 
     /// Widens the range of RTT samples seen.

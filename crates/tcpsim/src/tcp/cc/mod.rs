@@ -159,11 +159,36 @@ impl<'a> CcView<'a> {
     }
 }
 
+/// Which optional per-ACK and per-packet hooks an algorithm implements, so the sender
+/// can skip the calls it does not need on its hottest paths. The default is every hook:
+/// declaring fewer is only an optimisation, and forgetting to declare one that is
+/// implemented would silence it — so declare the exact set, or leave the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CcHooks {
+    pub any_ack: bool,
+    pub duplicate_ack: bool,
+    pub round: bool,
+    pub send: bool,
+}
+
+impl CcHooks {
+    pub const ALL: CcHooks = CcHooks { any_ack: true, duplicate_ack: true, round: true, send: true };
+    /// Only `on_ack` and `reduced_window` (and the rare hooks: recovery, timeout, ECN,
+    /// timer, which are always called).
+    pub const NONE: CcHooks = CcHooks { any_ack: false, duplicate_ack: false, round: false, send: false };
+}
+
 /// The congestion-control trait. Hooks other than `on_ack` and `reduced_window` default
 /// to doing nothing.
 pub trait CongestionControl {
     /// The scenario-file name of the algorithm.
     fn name(&self) -> &'static str;
+
+    /// The optional hooks it implements (`on_any_ack`, `on_duplicate_ack`, `on_round`,
+    /// `on_send`); default all of them.
+    fn hooks(&self) -> CcHooks {
+        CcHooks::ALL
+    }
 
     /// Keep the send time of every outstanding packet for [`CcView::sent_at`].
     fn wants_send_times(&self) -> bool {

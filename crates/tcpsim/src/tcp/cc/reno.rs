@@ -12,7 +12,7 @@
 //! Deviations: none from ns-2. Growth is per ACK, not per acknowledged packet (no
 //! appropriate byte counting), as in ns-2; with delayed ACKs the window grows more slowly.
 
-use super::{AckEvent, CcView, CongestionControl};
+use super::{AckEvent, CcHooks, CcView, CongestionControl};
 use crate::registry::{no_check, Constructor, Family, ModelSpec};
 
 pub static SPEC: ModelSpec = ModelSpec {
@@ -31,6 +31,10 @@ pub struct Reno;
 impl CongestionControl for Reno {
     fn name(&self) -> &'static str {
         "reno"
+    }
+
+    fn hooks(&self) -> CcHooks {
+        CcHooks::NONE
     }
 
     fn on_ack(&mut self, view: &mut CcView, _ack: &AckEvent) {
