@@ -21,7 +21,7 @@ pub enum PacketKind {
 }
 
 /// The ECN field of the IP header (RFC 3168 §5), with its two-bit codepoints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]
 pub enum Ecn {
     /// Not ECN-capable transport (0b00).
@@ -39,6 +39,16 @@ impl Ecn {
     /// ECT(0), ECT(1) or CE: a queue may mark instead of dropping.
     pub fn capable(self) -> bool {
         self != Ecn::NotEct
+    }
+
+    /// The same, as trace writers name it.
+    pub fn is_ecn_capable(self) -> bool {
+        self.capable()
+    }
+
+    /// The two ECN bits, as they sit in the low bits of the IPv4 TOS byte.
+    pub fn bits(self) -> u8 {
+        self as u8
     }
 }
 

@@ -16,8 +16,8 @@
 
 use super::Flow;
 use crate::engine::packet::{TCP_CWR, TCP_ECE};
-use crate::engine::{Ecn, Packet, PacketKind, SimTime};
-use crate::monitor::trace::{EcnCodepoint, Ns2TraceWriter, PcapWriter, TraceEvent, TraceKind, TraceOp, TraceSink, TracedPacket};
+use crate::engine::{Packet, PacketKind, SimTime};
+use crate::monitor::trace::{Ns2TraceWriter, PcapWriter, TraceEvent, TraceKind, TraceOp, TraceSink, TracedPacket};
 use crate::net::LinkDirection;
 use crate::scenario::{Scenario, ScenarioError, Selection};
 use std::collections::HashSet;
@@ -149,12 +149,7 @@ impl Tracer {
             PacketKind::Ack => (TraceKind::TcpAck, (f.dst_node, f.dst_port), (f.src_node, f.src_port)),
             PacketKind::Datagram => (TraceKind::Udp, (f.src_node, f.src_port), (f.dst_node, f.dst_port)),
         };
-        let ecn = match p.ecn {
-            Ecn::NotEct => EcnCodepoint::NotEct,
-            Ecn::Ect1 => EcnCodepoint::Ect1,
-            Ecn::Ect0 => EcnCodepoint::Ect0,
-            Ecn::Ce => EcnCodepoint::Ce,
-        };
+        let ecn = p.ecn;
         let event = TraceEvent {
             op,
             time,

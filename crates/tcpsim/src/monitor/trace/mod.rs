@@ -58,37 +58,8 @@ pub enum TraceKind {
     Udp,
 }
 
-/// ECN codepoint of the IP header (RFC 3168 §5): NotEct = 0b00, Ect1 = 0b01, Ect0 = 0b10,
-/// Ce = 0b11.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EcnCodepoint {
-    /// Not ECN-capable transport.
-    NotEct,
-    /// ECN-capable transport, codepoint ECT(1).
-    Ect1,
-    /// ECN-capable transport, codepoint ECT(0) (what RFC 3168 senders use).
-    Ect0,
-    /// Congestion experienced: a router marked this ECN-capable packet.
-    Ce,
-}
-
-impl EcnCodepoint {
-    /// The two ECN bits, as they sit in the low bits of the IPv4 TOS byte.
-    pub fn bits(self) -> u8 {
-        match self {
-            EcnCodepoint::NotEct => 0b00,
-            EcnCodepoint::Ect1 => 0b01,
-            EcnCodepoint::Ect0 => 0b10,
-            EcnCodepoint::Ce => 0b11,
-        }
-    }
-
-    /// True for every codepoint except NotEct: the packet belongs to an ECN-capable
-    /// transport (a CE mark is only ever set on such packets, RFC 3168 §5).
-    pub fn is_ecn_capable(self) -> bool {
-        self != EcnCodepoint::NotEct
-    }
-}
+/// The IP ECN field of a traced packet: the engine's own `Ecn` (RFC 3168 §5 codepoints).
+pub use crate::engine::Ecn as EcnCodepoint;
 
 /// The packet of a trace event, in the simulator's (ns-2's) terms: packet-counted
 /// sequence numbers, node and agent port addresses.
