@@ -727,6 +727,18 @@ def case_drr(seconds: float = 60.0) -> CaseResult:
     return CaseResult(_label("DRR", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+def _ecn_checks(ns: dict[str, float], ts: dict[str, float]) -> list[Check]:
+    """The checks both ECN cases share: goodput 2 %, CE marks 10 %, ECN responses 10 %,
+    bottleneck drops 15 %, retransmissions 25 %."""
+    return [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_marks", ns["bottleneck_marks"], ts["bottleneck_marks"], "rel", 0.10),
+        Check("ecn_responses", ns["ecn_responses"], ts["ecn_responses"], "rel", 0.10),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.15),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.25),
+    ]
+
+
 def case_ecn(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
              tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
     """Case ECN, eight ECN-capable NewReno flows over a marking RED queue, means over
@@ -736,12 +748,7 @@ def case_ecn(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
     (``ncwndcuts1_ - nrexmit_``) also counts ECN responses, so it is not compared."""
     ns, ts, nw, tw, notes = run_case("ECN", CASE_ECN_TCL, CASE_ECN_TOML, seconds, 60.0,
                                      ns_seeds=ns_seeds, tcpsim_seeds=tcpsim_seeds)
-    checks = [
-        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
-        Check("bottleneck_marks", ns["bottleneck_marks"], ts["bottleneck_marks"], "rel", 0.10),
-        Check("ecn_responses", ns["ecn_responses"], ts["ecn_responses"], "rel", 0.10),
-        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.15),
-        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.25),
+    checks = _ecn_checks(ns, ts) + [
         Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 3),
         Check("jain", ns["jain"], ts["jain"], "abs", 0.03),
     ]
@@ -758,14 +765,7 @@ def case_ecn1(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
     leaves out (about 11 per run here)."""
     ns, ts, nw, tw, notes = run_case("ECN1", CASE_ECN1_TCL, CASE_ECN1_TOML, seconds, 60.0,
                                      ns_seeds=ns_seeds, tcpsim_seeds=tcpsim_seeds)
-    checks = [
-        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
-        Check("bottleneck_marks", ns["bottleneck_marks"], ts["bottleneck_marks"], "rel", 0.10),
-        Check("ecn_responses", ns["ecn_responses"], ts["ecn_responses"], "rel", 0.10),
-        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.15),
-        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.25),
-        Check("jain", ns["jain"], ts["jain"], "abs", 0.05),
-    ]
+    checks = _ecn_checks(ns, ts) + [Check("jain", ns["jain"], ts["jain"], "abs", 0.05)]
     return CaseResult(_label("ECN1", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
