@@ -41,6 +41,14 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+impl Event {
+    /// Time, then tie order, as one number: one comparison instead of two.
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        (self.at as u128) << 64 | self.seq as u128
+    }
+}
+
 impl PartialEq for Event {
     fn eq(&self, other: &Self) -> bool {
         self.at == other.at && self.seq == other.seq
@@ -55,7 +63,7 @@ impl PartialOrd for Event {
 impl Ord for Event {
     // Reversed so that the max-heap pops the earliest (time, seq) first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
+        other.key().cmp(&self.key())
     }
 }
 

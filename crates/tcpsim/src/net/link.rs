@@ -26,12 +26,16 @@ pub struct LinkStats {
     pub early_drops: u64,
     pub overflow_drops: u64,
     pub marks: u64,
-    /// ∫ waiting packets dt, in packet·picoseconds.
-    pub length_area: f64,
+    /// ∫ waiting packets dt, in packet·picoseconds (exact; converting to floating point
+    /// per change costs more than the rest of the accounting).
+    pub length_area: u128,
     pub last_change: SimTime,
+    /// Waiting packets since `last_change` (kept here so accounting needs no call into
+    /// the queue).
+    pub length_now: usize,
     pub max_length: usize,
-    /// Sum of queueing delays of departed packets, seconds.
-    pub sojourn_sum: f64,
+    /// Sum of queueing delays of departed packets, picoseconds (exact).
+    pub sojourn_sum: u128,
     pub bytes_sent: u64,
     /// Transmitter busy time, picoseconds (clipped at the end of the run).
     pub busy_time: Dur,
@@ -58,6 +62,8 @@ pub struct LinkDirection {
     /// The transmitter went free at `busy_until` with an empty queue and the queue has
     /// not yet been asked for a packet at that time.
     pub owes_empty_dequeue: bool,
+    /// The queue wants that call (`QueueDiscipline::observes_empty_dequeue`).
+    pub empty_dequeue_matters: bool,
     /// Packets propagating: arrival time (non-decreasing), the tie-order place taken
     /// when the transmission started (ns-2 schedules the arrival then), packet.
     pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
@@ -75,6 +81,7 @@ impl LinkDirection {
             to,
             rate_bps,
             delay,
+            empty_dequeue_matters: queue.observes_empty_dequeue(),
             queue,
             busy_until: 0,
             done_seq: 0,
@@ -94,7 +101,16 @@ impl LinkDirection {
     /// Accumulates the queue-length integral up to `now`; call before the length changes.
     pub fn account_length(&mut self, now: SimTime) {
         let s = &mut self.stats;
-        s.length_area += self.queue.len_packets() as f64 * (now - s.last_change) as f64;
+        s.length_area += s.length_now as u128 * (now - s.last_change) as u128;
         s.last_change = now;
+    }
+
+    /// Records the queue's length after it may have changed (and the maximum); call
+    /// after every call into the queue that can add or remove packets.
+    pub fn note_length(&mut self) -> usize {
+        let s = &mut self.stats;
+        s.length_now = self.queue.len_packets();
+        s.max_length = s.max_length.max(s.length_now);
+        s.length_now
     }
 }

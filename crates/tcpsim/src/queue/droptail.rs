@@ -97,6 +97,10 @@ impl QueueDiscipline for DropTail {
         self.fifo.pop()
     }
 
+    fn observes_empty_dequeue(&self) -> bool {
+        false
+    }
+
     fn len_packets(&self) -> usize {
         self.fifo.len()
     }

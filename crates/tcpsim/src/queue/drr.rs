@@ -292,6 +292,10 @@ impl QueueDiscipline for Drr {
         verdict
     }
 
+    fn observes_empty_dequeue(&self) -> bool {
+        false
+    }
+
     fn dequeue(&mut self, _ctx: &mut QueueCtx) -> Option<PacketId> {
         if self.packets == 0 {
             return None;

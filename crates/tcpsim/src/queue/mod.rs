@@ -112,6 +112,11 @@ pub trait QueueDiscipline {
     /// when the queue is empty (RED starts its idle period then, as in ns-2). A
     /// discipline may drop packets here (`ctx.drop_held`) before choosing one.
     fn dequeue(&mut self, ctx: &mut QueueCtx) -> Option<PacketId>;
+    /// Whether `dequeue` on an empty queue changes anything (RED: its idle period
+    /// starts). When it does not, the link skips those calls.
+    fn observes_empty_dequeue(&self) -> bool {
+        true
+    }
     /// Waiting packets (not counting the one being transmitted).
     fn len_packets(&self) -> usize;
     /// Waiting bytes.

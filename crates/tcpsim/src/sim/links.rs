@@ -69,10 +69,10 @@ impl Simulation<'_> {
             self.apply_pending_queue_actions(link);
         }
         let l = &mut self.links[link as usize];
-        l.stats.max_length = l.stats.max_length.max(l.queue.len_packets());
+        let waiting = l.note_length();
         if l.idle(now) {
             self.start_transmission(link);
-        } else if !l.done_event_pending && l.queue.len_packets() > 0 {
+        } else if !l.done_event_pending && waiting > 0 {
             // A packet now waits for the transmitter: take it when the current one ends.
             l.owes_empty_dequeue = false;
             l.done_event_pending = true;
@@ -140,6 +140,7 @@ impl Simulation<'_> {
         l.queue.on_timer(&mut QueueCtx::new(now, &mut actions));
         self.apply_queue_actions(link, &mut actions);
         self.queue_actions = actions;
+        self.links[link as usize].note_length();
     }
 
     /// Tells the queues on a flow's data path that it started or stopped.
@@ -149,14 +150,16 @@ impl Simulation<'_> {
         let mut actions = std::mem::take(&mut self.queue_actions);
         for hop in 0..self.routes[route].len() {
             let link = self.routes[route][hop];
-            let q = &mut self.links[link as usize].queue;
+            let l = &mut self.links[link as usize];
+            l.account_length(now);
             let mut ctx = QueueCtx::new(now, &mut actions);
             if started {
-                q.on_flow_start(&mut ctx, flow);
+                l.queue.on_flow_start(&mut ctx, flow);
             } else {
-                q.on_flow_stop(&mut ctx, flow);
+                l.queue.on_flow_stop(&mut ctx, flow);
             }
             self.apply_queue_actions(link, &mut actions);
+            self.links[link as usize].note_length();
         }
         self.queue_actions = actions;
     }
@@ -172,11 +175,12 @@ impl Simulation<'_> {
         if !self.queue_actions.is_empty() {
             self.apply_pending_queue_actions(link);
         }
-        let Some(id) = next else { return };
         let l = &mut self.links[link as usize];
+        let waiting = l.note_length();
+        let Some(id) = next else { return };
         let p = self.packets.get(id);
         l.stats.departures += 1;
-        l.stats.sojourn_sum += time::to_secs(now - p.enqueued_at);
+        l.stats.sojourn_sum += (now - p.enqueued_at) as u128;
         l.stats.bytes_sent += p.size as u64;
         let done = now.saturating_add(time::transmission_time(p.size as u64, l.rate_bps));
         l.stats.busy_time += done.min(end).saturating_sub(now);
@@ -197,10 +201,10 @@ impl Simulation<'_> {
         if first_in_flight {
             self.sched.schedule_reserved(arrival, arrival_seq, EventKind::Arrive { link });
         }
-        if l.queue.len_packets() > 0 {
+        if waiting > 0 {
             l.done_event_pending = true;
             self.sched.schedule_reserved(done, l.done_seq, EventKind::TransmitDone { link });
-        } else {
+        } else if l.empty_dequeue_matters {
             l.owes_empty_dequeue = true;
         }
     }

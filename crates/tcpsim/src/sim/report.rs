@@ -145,12 +145,12 @@ fn queue_and_link_tables(sim: &Simulation) -> (Table, Table) {
     i64s(&mut queues, "early_drops", stat(&|l| l.stats.early_drops as i64));
     i64s(&mut queues, "overflow_drops", stat(&|l| l.stats.overflow_drops as i64));
     i64s(&mut queues, "marks", stat(&|l| l.stats.marks as i64));
-    f64s(&mut queues, "mean_length_pkts", sim.links.iter().map(|l| l.stats.length_area / end as f64).collect());
+    f64s(&mut queues, "mean_length_pkts", sim.links.iter().map(|l| l.stats.length_area as f64 / end as f64).collect());
     i64s(&mut queues, "max_length_pkts", stat(&|l| l.stats.max_length as i64));
     f64s(
         &mut queues,
         "mean_sojourn_s",
-        sim.links.iter().map(|l| if l.stats.departures > 0 { l.stats.sojourn_sum / l.stats.departures as f64 } else { f64::NAN }).collect(),
+        sim.links.iter().map(|l| if l.stats.departures > 0 { l.stats.sojourn_sum as f64 / time::PS_PER_S as f64 / l.stats.departures as f64 } else { f64::NAN }).collect(),
     );
 
     strs(&mut links, "link", names);
