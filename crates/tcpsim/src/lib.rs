@@ -6,6 +6,7 @@
 //! [`results::RunResults`] (columnar tables). Every model is listed once in
 //! [`registry::MODELS`].
 
+pub mod agent;
 pub mod app;
 pub mod engine;
 pub mod monitor;

@@ -14,18 +14,13 @@ pub enum EventKind {
     TransmitDone { link: u32 },
     /// The head of a link direction's in-flight packets reaches the far end.
     Arrive { link: u32 },
-    /// A flow's retransmission timer (valid only if `generation` is current).
-    RetransmitTimer { flow: u32, generation: u32 },
-    /// A delayed-ACK receiver's timer.
-    DelayedAckTimer { flow: u32, generation: u32 },
+    /// A timer an agent asked for: `timer` and `generation` are the agent's own and are
+    /// passed back to it unchanged (see `agent::AgentCtx::set_timer`).
+    AgentTimer { agent: u32, timer: u32, generation: u32 },
     /// A flow's application starts sending.
     FlowStart { flow: u32 },
     /// A flow's application stops sending.
     FlowStop { flow: u32 },
-    /// A CBR source sends its next packet.
-    CbrSend { flow: u32 },
-    /// A TCP sender's congestion-control timer (valid only at its latest requested time).
-    CcTimer { flow: u32 },
     /// A queue discipline's own timer.
     QueueTimer { link: u32 },
     /// Take one time-series sample.

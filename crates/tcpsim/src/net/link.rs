@@ -68,7 +68,7 @@ pub struct LinkDirection {
     /// when the transmission started (ns-2 schedules the arrival then), packet.
     pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
     /// Error model, if the link has one.
-    pub errors: Option<LinkErrors>,
+    pub errors: Option<Box<LinkErrors>>,
     /// Tie-order place of the end of the current transmission, taken when it started.
     pub done_seq: u64,
     pub stats: LinkStats,

@@ -67,7 +67,9 @@ pub struct LinkSpec {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum FlowKind {
-    Tcp(TcpParams),
+    /// Shared by the flows of one `[[flow]]` table with `count` (one copy, not one per
+    /// flow).
+    Tcp(std::sync::Arc<TcpParams>),
     Cbr(CbrParams),
 }
 

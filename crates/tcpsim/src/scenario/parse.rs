@@ -455,7 +455,7 @@ fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
                     format!("recovery = \"{}\" reads SACK blocks: give the flow a SACK receiver, e.g. receiver = {{ kind = \"{}\", sack = true }}", recovery.name(), receiver.name()),
                 ));
             }
-            FlowKind::Tcp(TcpParams::from_config(&config, cc, recovery, receiver))
+            FlowKind::Tcp(std::sync::Arc::new(TcpParams::from_config(&config, cc, recovery, receiver)))
         }
     })
 }

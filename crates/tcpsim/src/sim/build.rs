@@ -1,7 +1,7 @@
 //! Building a simulation from a scenario: link directions, queues, routes, agents.
 
-use super::{Endpoints, Flow, Simulation};
-use crate::app::CbrSource;
+use super::{Flow, Simulation};
+use crate::agent::{self, AgentOutputs};
 use crate::engine::packet::SACK_BLOCK_BYTES;
 use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::TimeSeries;
@@ -10,7 +10,7 @@ use crate::net::link::LinkErrors;
 use crate::net::LinkDirection;
 use crate::registry::{Constructor, ModelConfig, QueueEnv};
 use crate::scenario::{FlowKind, Scenario, ScenarioError};
-use crate::tcp::{ReceiverParams, TcpReceiver, TcpSender};
+use crate::tcp::ReceiverParams;
 use std::collections::HashMap;
 
 /// What building needs beyond the scenario text: interned routes and, per flow, its data
@@ -132,7 +132,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
                     unreachable!("{:?} is not an error model", error.spec)
                 };
                 let random = RandomStream::new(scenario.seed, &format!("error {name}"));
-                link.errors = Some(LinkErrors { model: build(error), random });
+                link.errors = Some(Box::new(LinkErrors { model: build(error), random }));
             }
             links.push(link);
         }
@@ -173,6 +173,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         flows,
         series,
         queue_actions: Vec::new(),
+        agent_outputs: AgentOutputs::default(),
         tracer,
     })
 }
@@ -184,48 +185,18 @@ fn build_queue(queue: &ModelConfig, rate_bps: u64, random: RandomStream) -> Box<
     build(queue, QueueEnv { rate_bps, random })
 }
 
-fn make_flow(f: &crate::scenario::FlowSpec, mut random: RandomStream, data_route: u32, ack_route: u32) -> Flow {
-    match &f.kind {
-        FlowKind::Tcp(p) => {
-            // ns-2 boot_time_: each agent's clock has a random phase within a tick.
-            let clock_phase = random.uniform() * time::to_secs(p.clock_granularity);
-            Flow {
-                data_route,
-                ack_route,
-                data_size: p.packet_size + p.header_size,
-                payload: p.packet_size,
-                ack_size: p.ack_size,
-                syn: p.syn,
-                header_size: p.header_size,
-                src_node: f.from as u32,
-                dst_node: f.to as u32,
-                endpoints: Endpoints::Tcp {
-                    sender: Box::new(TcpSender::new(p.clone(), clock_phase)),
-                    receiver: TcpReceiver::new(ReceiverParams::from_config(&p.receiver)),
-                    rtx_generation: 0,
-                    rtx_event_at: None,
-                    delack_generation: 0,
-                    cc_timer_at: None,
-                },
-                drops: 0,
-                received_bytes: 0,
-                delivered_since_sample: 0,
-            }
-        }
-        FlowKind::Cbr(p) => Flow {
-            data_route,
-            ack_route,
-            data_size: p.packet_size,
-            payload: p.packet_size,
-            ack_size: 0,
-            syn: false,
-            header_size: 0,
-            src_node: f.from as u32,
-            dst_node: f.to as u32,
-            endpoints: Endpoints::Cbr { source: CbrSource::new(p.clone(), random), packets_received: 0 },
-            drops: 0,
-            received_bytes: 0,
-            delivered_since_sample: 0,
-        },
+fn make_flow(f: &crate::scenario::FlowSpec, random: RandomStream, data_route: u32, ack_route: u32) -> Flow {
+    let agents = agent::build(&f.kind, random);
+    Flow {
+        data_route,
+        ack_route,
+        shape: agents.shape,
+        src_node: f.from as u32,
+        dst_node: f.to as u32,
+        source: agents.source,
+        sink: agents.sink,
+        drops: 0,
+        received_bytes: 0,
+        delivered_since_sample: 0,
     }
 }

@@ -250,8 +250,9 @@ impl Simulation<'_> {
     pub(super) fn inject_data(&mut self, flow: u32, out: Outgoing) {
         let now = self.now();
         let f = &self.flows[flow as usize];
-        let size = if out.seq == 0 && f.syn { super::build::syn_size(f.header_size) } else { f.data_size };
-        let mut p = Packet::new(flow, out.seq, size, PacketKind::Data, f.data_route, now);
+        let shape = &f.shape;
+        let size = if out.seq == 0 && shape.syn { super::build::syn_size(shape.header_size) } else { shape.data_size };
+        let mut p = Packet::new(flow, out.seq, size, shape.data_kind, f.data_route, now);
         p.source = f.src_node;
         if out.ect {
             p.ecn = Ecn::Ect0;
@@ -269,7 +270,7 @@ impl Simulation<'_> {
     pub(super) fn inject_ack(&mut self, flow: u32, ack: &AckInfo) {
         let now = self.now();
         let f = &self.flows[flow as usize];
-        let size = f.ack_size + SACK_BLOCK_BYTES * ack.sack.len() as u32;
+        let size = f.shape.ack_size + SACK_BLOCK_BYTES * ack.sack.len() as u32;
         let mut p = Packet::new(flow, ack.ack, size, PacketKind::Ack, f.ack_route, now);
         p.source = f.dst_node;
         ack.write_to(&mut p);
@@ -277,13 +278,5 @@ impl Simulation<'_> {
         let id = self.packets.alloc(p);
         self.packets.set_sack(id, &ack.sack);
         self.send_on_link(first, id);
-    }
-
-    pub(super) fn inject_datagram(&mut self, flow: u32, seq: i64) {
-        let now = self.now();
-        let f = &self.flows[flow as usize];
-        let mut p = Packet::new(flow, seq, f.data_size, PacketKind::Datagram, f.data_route, now);
-        p.source = f.src_node;
-        self.inject(p);
     }
 }

@@ -16,7 +16,7 @@ pub fn plan(scenario: &Scenario) -> Result<(), ScenarioError> {
     build::plan(scenario).map(|_| ())
 }
 
-use crate::app::CbrSource;
+use crate::agent::{Agent, AgentOutputs, FlowShape};
 use crate::engine::time::{self, SimTime};
 use crate::engine::{EventKind, PacketArena, PacketId, Scheduler};
 use crate::monitor::trace::TraceOp;
@@ -25,43 +25,21 @@ use crate::net::LinkDirection;
 use crate::queue::QueueAction;
 use crate::results::RunResults;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::tcp::{TcpReceiver, TcpSender};
 
 /// Progress reports per run.
 const PROGRESS_STEPS: u64 = 100;
 
-pub(crate) enum Endpoints {
-    Tcp {
-        sender: Box<TcpSender>,
-        receiver: TcpReceiver,
-        /// Generation of the live retransmission-timer event (older ones are stale).
-        rtx_generation: u32,
-        /// Time of the pending retransmission-timer event, if any.
-        rtx_event_at: Option<SimTime>,
-        delack_generation: u32,
-        /// Time of the pending congestion-control timer event, if any.
-        cc_timer_at: Option<SimTime>,
-    },
-    Cbr {
-        source: CbrSource,
-        packets_received: u64,
-    },
-}
-
 pub(crate) struct Flow {
     pub data_route: u32,
     pub ack_route: u32,
-    /// Data packet size on the wire, and payload, bytes.
-    pub data_size: u32,
-    pub payload: u32,
-    pub ack_size: u32,
-    /// TCP opens with a header-only SYN as packet 0.
-    pub syn: bool,
-    pub header_size: u32,
+    /// Packet kind and sizes on the wire.
+    pub shape: FlowShape,
     /// Sender's and receiver's nodes (a queue may classify by the sending node).
     pub src_node: u32,
     pub dst_node: u32,
-    pub endpoints: Endpoints,
+    /// The agent at `src_node` (gets the ACKs) and the one at `dst_node` (gets the data).
+    pub source: Box<dyn Agent>,
+    pub sink: Box<dyn Agent>,
     /// Data packets of this flow dropped in the network.
     pub drops: u64,
     /// Data bytes (on the wire) that reached the receiver, duplicates included.
@@ -80,6 +58,8 @@ pub struct Simulation<'s> {
     series: Option<TimeSeries>,
     /// Reused buffer for what queue disciplines ask for.
     queue_actions: Vec<QueueAction>,
+    /// Reused buffers for what agents ask for.
+    agent_outputs: AgentOutputs,
     /// Packet traces, when the scenario asks for any.
     tracer: Option<Box<trace::Tracer>>,
 }
@@ -118,12 +98,9 @@ impl<'s> Simulation<'s> {
             match ev.kind {
                 EventKind::TransmitDone { link } => self.transmit_done(link),
                 EventKind::Arrive { link } => self.arrive(link),
-                EventKind::RetransmitTimer { flow, generation } => self.retransmit_timer(flow, generation),
-                EventKind::DelayedAckTimer { flow, generation } => self.delayed_ack_timer(flow, generation),
+                EventKind::AgentTimer { agent, timer, generation } => self.agent_timer(agent, timer, generation),
                 EventKind::FlowStart { flow } => self.flow_start(flow),
                 EventKind::FlowStop { flow } => self.flow_stop(flow),
-                EventKind::CbrSend { flow } => self.cbr_send(flow),
-                EventKind::CcTimer { flow } => self.cc_timer(flow),
                 EventKind::QueueTimer { link } => self.queue_timer(link),
                 EventKind::Sample => self.sample(),
                 EventKind::Progress => {

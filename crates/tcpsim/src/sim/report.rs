@@ -1,6 +1,7 @@
 //! Turns the simulation's counters into result tables.
 
-use super::{Endpoints, Simulation};
+use super::Simulation;
+use crate::agent::FlowCounters;
 use crate::engine::time;
 use crate::monitor::TimeSeries;
 use crate::results::{Column, RunResults, Table};
@@ -55,34 +56,20 @@ fn flows_table(sim: &Simulation) -> Table {
         names.0.push(spec.name.clone());
         names.2.push(sc.nodes[spec.from].clone());
         names.3.push(sc.nodes[spec.to].clone());
-        let (sent, rtx, timeouts, fast_rtx, ecn, received, unique, rtt) = match &f.endpoints {
-            Endpoints::Tcp { sender, receiver, .. } => {
-                let s = &sender.state.stats;
-                names.1.push("tcp".to_string());
-                names.4.push(sender.recovery_name().to_string());
-                names.5.push(sender.cc_name().to_string());
-                // The SYN is not data: leave it out of the delivered count.
-                let syn = (f.syn && receiver.unique_packets > 0) as u64;
-                let rtt = if s.rtt_samples > 0 {
-                    (s.rtt_samples, s.rtt_sum / s.rtt_samples as f64, s.rtt_min, s.rtt_max)
-                } else {
-                    (0, f64::NAN, f64::NAN, f64::NAN)
-                };
-                let unique = receiver.unique_packets - syn;
-                (s.packets_sent, s.retransmits, s.timeouts, s.fast_retransmits, s.ecn_reductions, receiver.packets_received, unique, rtt)
-            }
-            Endpoints::Cbr { source, packets_received } => {
-                names.1.push("cbr".to_string());
-                names.4.push(String::new());
-                names.5.push(String::new());
-                (source.packets_sent, 0, 0, 0, 0, *packets_received, *packets_received, (0, f64::NAN, f64::NAN, f64::NAN))
-            }
+        let mut c = FlowCounters::default();
+        f.source.report(&mut c);
+        f.sink.report(&mut c);
+        names.1.push(c.transport.to_string());
+        names.4.push(c.recovery.to_string());
+        names.5.push(c.cc.to_string());
+        let rtt = match c.rtt {
+            Some(r) => (r.samples, r.mean, r.min, r.max),
+            None => (0, f64::NAN, f64::NAN, f64::NAN),
         };
-        let goodput_bytes = unique * f.payload as u64;
-        let final_cwnd = match &f.endpoints {
-            Endpoints::Tcp { sender, .. } => sender.state.window.cwnd,
-            Endpoints::Cbr { .. } => f64::NAN,
-        };
+        let (sent, rtx, timeouts, fast_rtx, ecn, received, unique) =
+            (c.packets_sent, c.retransmits, c.timeouts, c.fast_retransmits, c.ecn_reductions, c.packets_received, c.unique_packets);
+        let goodput_bytes = unique * f.shape.payload as u64;
+        let final_cwnd = c.final_cwnd.unwrap_or(f64::NAN);
         for (col, v) in ints.iter_mut().zip([sent, rtx, timeouts, fast_rtx, ecn, received, unique, goodput_bytes, f.drops, rtt.0]) {
             col.push(v as i64);
         }

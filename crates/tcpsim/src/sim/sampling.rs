@@ -2,7 +2,7 @@
 
 use crate::engine::time::{self};
 use crate::engine::EventKind;
-use super::{Endpoints, Simulation};
+use super::Simulation;
 
 impl Simulation<'_> {
 
@@ -14,12 +14,7 @@ impl Simulation<'_> {
         for k in 0..series.flow_entities.len() {
             let (i, entity) = series.flow_entities[k];
             let f = &mut self.flows[i];
-            if let Endpoints::Tcp { sender, .. } = &f.endpoints {
-                let s = &sender.state;
-                series.push(t, entity, "cwnd", s.window.cwnd);
-                series.push(t, entity, "ssthresh", s.window.ssthresh);
-                series.push(t, entity, "srtt_s", s.rtt.srtt());
-            }
+            f.source.sample(&mut |name, value| series.push(t, entity, name, value));
             series.push(t, entity, "delivered_bytes", f.delivered_since_sample as f64);
             f.delivered_since_sample = 0;
         }

@@ -132,9 +132,9 @@ impl Tracer {
                 src_port: take_port(spec.from),
                 dst_node: spec.to as u32,
                 dst_port: take_port(spec.to),
-                payload: f.payload,
-                header_size: f.header_size,
-                opens_with_syn: f.syn,
+                payload: f.shape.payload,
+                header_size: f.shape.header_size,
+                opens_with_syn: f.shape.syn,
             })
             .collect();
         Ok(Some(Tracer { ns2, link_pcaps, node_pcaps, flows: ends, error: None, paths }))

@@ -21,7 +21,8 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    pub fn new(params: TcpParams, clock_phase: f64) -> Self {
+    pub fn new(params: impl Into<std::sync::Arc<TcpParams>>, clock_phase: f64) -> Self {
+        let params: std::sync::Arc<TcpParams> = params.into();
         let Constructor::Recovery(build_recovery) = params.recovery.spec.constructor else {
             panic!("{:?} is not a loss recovery", params.recovery.spec)
         };

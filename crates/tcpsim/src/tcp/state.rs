@@ -73,7 +73,8 @@ pub struct SenderStats {
 /// State shared by the loss-recovery variants.
 #[derive(Debug, Clone)]
 pub struct TcpState {
-    pub params: TcpParams,
+    /// Shared by the flows with the same parameters (one copy, not one per flow).
+    pub params: std::sync::Arc<TcpParams>,
     pub window: Window,
     /// Advertised window, packets.
     pub wnd: i64,
@@ -106,6 +107,9 @@ pub struct TcpState {
     pub rtx_deadline: Option<SimTime>,
     /// When the congestion control's timer is due, if it asked for one.
     pub cc_timer: Option<SimTime>,
+    /// Pacing rate set by the congestion control, bits per second on the wire (none:
+    /// segments leave as soon as the window allows, as in ns-2).
+    pub pacing_rate_bps: Option<u64>,
     /// The round ends when the cumulative ACK reaches this packet (the highest packet
     /// sent when the previous round ended).
     pub round_end: i64,
@@ -212,7 +216,8 @@ impl SendTimes {
 
 impl TcpState {
     /// A sender whose RTT clock has phase `clock_phase` seconds within a tick.
-    pub fn new(params: TcpParams, clock_phase: f64) -> Self {
+    pub fn new(params: impl Into<std::sync::Arc<TcpParams>>, clock_phase: f64) -> Self {
+        let params = params.into();
         let wnd = params.max_window as i64;
         // ns-2 reset(): with a SYN the window is 1 until the SYN is ACKed.
         let cwnd = if params.syn { 1.0 } else { params.initial_window };
@@ -243,6 +248,7 @@ impl TcpState {
             clock_phase,
             rtx_deadline: None,
             cc_timer: None,
+            pacing_rate_bps: None,
             round_end: 0,
             rtt_range: (f64::INFINITY, 0.0),
             send_times: None,

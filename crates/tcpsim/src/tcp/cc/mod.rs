@@ -157,6 +157,19 @@ impl<'a> CcView<'a> {
     pub fn cancel_timer(&mut self) {
         self.s.cc_timer = None;
     }
+
+    /// Paces the sender's segments at `rate_bps` bits per second on the wire (`None`:
+    /// no pacing). The window still decides *what* may be sent; pacing decides *when* it
+    /// leaves: segments the window releases wait at the sender and leave one per
+    /// `size · 8 / rate` (like Linux's fq pacing under TCP). The sender counts a segment
+    /// as sent when the window releases it, so RTT samples include the pacing wait.
+    pub fn set_pacing_rate(&mut self, rate_bps: Option<u64>) {
+        self.s.pacing_rate_bps = rate_bps.filter(|&r| r > 0);
+    }
+
+    pub fn pacing_rate(&self) -> Option<u64> {
+        self.s.pacing_rate_bps
+    }
 }
 
 /// Which optional per-ACK and per-packet hooks an algorithm implements, so the sender

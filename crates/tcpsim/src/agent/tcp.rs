@@ -1,0 +1,330 @@
+//! TCP as agents: the sender (`TcpSource`, ns-2 `Agent/TCP/*`) and the receiver
+//! (`TcpSink`, ns-2 `Agent/TCPSink[/DelAck|/Sack1]`).
+//!
+//! The TCP models themselves live in `tcp/`; this file connects them to the simulation:
+//! it lends the sender the simulation's segment buffer as its outbox, keeps the
+//! sender's retransmission and congestion-control timers in step with the event heap,
+//! and runs the receiver's delayed-ACK timer.
+//!
+//! When the congestion control sets a pacing rate (`CcView::set_pacing_rate`), the
+//! segments the window releases wait here and leave one per `size · 8 / rate`.
+//!
+//! The retransmission timer is lazy, as in ns-2's practice of resetting a timer without
+//! cancelling events: one event stays in the heap; when it fires before the sender's
+//! current deadline it re-arms itself for the deadline; a deadline moved *earlier*
+//! schedules a new event (with a new generation, which makes the old one stale).
+
+use super::{Agent, AgentCtx, FlowAgents, FlowCounters, FlowShape, RttSummary};
+use crate::engine::packet::{TCP_CWR, TCP_ECE};
+use crate::engine::time;
+use crate::engine::{Ecn, Packet, PacketKind, RandomStream, SackBlocks, SimTime};
+use crate::tcp::receiver::{AckAction, AckPolicy, DataArrival};
+use crate::tcp::{AckInfo, ReceiverParams, TcpParams, TcpReceiver, TcpSender};
+use crate::tcp::state::Outgoing;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// The source's timers.
+const RETRANSMIT: u32 = 0;
+const CONGESTION_CONTROL: u32 = 1;
+const PACING: u32 = 2;
+/// The sink's timer.
+const DELAYED_ACK: u32 = 0;
+
+/// Builds a TCP flow's sender and receiver.
+pub fn build(p: Arc<TcpParams>, mut random: RandomStream) -> FlowAgents {
+    // ns-2 boot_time_: each agent's clock has a random phase within a tick.
+    let clock_phase = random.uniform() * time::to_secs(p.clock_granularity);
+    FlowAgents {
+        sink: Box::new(TcpSink::new(TcpReceiver::new(ReceiverParams::from_config(&p.receiver)), p.syn, p.packet_size)),
+        shape: FlowShape {
+            data_kind: PacketKind::Data,
+            data_size: p.packet_size + p.header_size,
+            payload: p.packet_size,
+            ack_size: p.ack_size,
+            header_size: p.header_size,
+            syn: p.syn,
+        },
+        source: Box::new(TcpSource::new(TcpSender::new(p, clock_phase))),
+    }
+}
+
+/// A TCP sender as an agent.
+pub struct TcpSource {
+    pub sender: TcpSender,
+    /// Generation of the live retransmission-timer event (older ones are stale).
+    rtx_generation: u32,
+    /// Time of the pending retransmission-timer event, if any.
+    rtx_event_at: Option<SimTime>,
+    /// Time of the pending congestion-control timer event, if any.
+    cc_timer_at: Option<SimTime>,
+    /// Segments released by the window and waiting for their pacing slot.
+    paced: VecDeque<Outgoing>,
+    /// Earliest time the next paced segment may leave.
+    next_paced_send: SimTime,
+    pacing_timer_pending: bool,
+    /// Size on the wire of a data segment, bytes (for the pacing interval).
+    segment_bytes: u64,
+}
+
+impl TcpSource {
+    pub fn new(sender: TcpSender) -> Self {
+        let segment_bytes = (sender.state.params.packet_size + sender.state.params.header_size) as u64;
+        TcpSource {
+            sender,
+            rtx_generation: 0,
+            rtx_event_at: None,
+            cc_timer_at: None,
+            paced: VecDeque::new(),
+            next_paced_send: 0,
+            pacing_timer_pending: false,
+            segment_bytes,
+        }
+    }
+
+    /// Holds the segments just released when pacing is on, and sends those whose slot
+    /// has come; asks for a timer for the next slot.
+    fn pace(&mut self, ctx: &mut AgentCtx) {
+        self.paced.extend(ctx.segments.drain(..));
+        let Some(rate) = self.sender.state.pacing_rate_bps else {
+            // Pacing was switched off: what waits leaves now.
+            ctx.segments.extend(self.paced.drain(..));
+            return;
+        };
+        while ctx.now >= self.next_paced_send {
+            let Some(segment) = self.paced.pop_front() else { break };
+            ctx.send(segment);
+            self.next_paced_send = ctx.now + time::transmission_time(self.segment_bytes, rate).max(1);
+        }
+        if !self.paced.is_empty() && !self.pacing_timer_pending {
+            self.pacing_timer_pending = true;
+            ctx.set_timer(self.next_paced_send, PACING, 0);
+        }
+    }
+
+    /// Runs `f` on the sender with the simulation's segment buffer as its outbox, then
+    /// brings the timer events in step with the sender's deadlines.
+    fn drive(&mut self, ctx: &mut AgentCtx, f: impl FnOnce(&mut TcpSender, SimTime)) {
+        std::mem::swap(&mut self.sender.state.outbox, ctx.segments);
+        f(&mut self.sender, ctx.now);
+        std::mem::swap(&mut self.sender.state.outbox, ctx.segments);
+        if self.sender.state.pacing_rate_bps.is_some() || !self.paced.is_empty() {
+            self.pace(ctx);
+        }
+        if let Some(at) = self.sender.state.cc_timer {
+            if self.cc_timer_at != Some(at) {
+                self.cc_timer_at = Some(at);
+                ctx.set_timer(at, CONGESTION_CONTROL, 0);
+            }
+        }
+        if let Some(deadline) = self.sender.state.rtx_deadline {
+            if self.rtx_event_at.map_or(true, |t| t > deadline) {
+                self.arm_retransmit(ctx, deadline);
+            }
+        }
+    }
+
+    fn arm_retransmit(&mut self, ctx: &mut AgentCtx, at: SimTime) {
+        self.rtx_generation = self.rtx_generation.wrapping_add(1);
+        self.rtx_event_at = Some(at);
+        ctx.set_timer(at, RETRANSMIT, self.rtx_generation);
+    }
+}
+
+impl Agent for TcpSource {
+    fn start(&mut self, ctx: &mut AgentCtx) {
+        self.drive(ctx, |s, now| s.start(now));
+    }
+
+    fn stop(&mut self, _ctx: &mut AgentCtx) {
+        self.sender.stop();
+    }
+
+    fn on_packet(&mut self, ctx: &mut AgentCtx, packet: &Packet, sack: &SackBlocks) {
+        debug_assert_eq!(packet.kind, PacketKind::Ack);
+        let ack = AckInfo::read_from(packet, sack);
+        self.drive(ctx, |s, now| s.on_ack(&ack, now));
+    }
+
+    fn on_timer(&mut self, ctx: &mut AgentCtx, timer: u32, generation: u32) {
+        let now = ctx.now;
+        match timer {
+            RETRANSMIT => {
+                if generation != self.rtx_generation {
+                    return;
+                }
+                self.rtx_event_at = None;
+                match self.sender.state.rtx_deadline {
+                    None => {}
+                    Some(deadline) if deadline > now => self.arm_retransmit(ctx, deadline),
+                    Some(_) => {
+                        self.sender.state.rtx_deadline = None;
+                        self.drive(ctx, |s, now| s.on_timeout(now));
+                    }
+                }
+            }
+            CONGESTION_CONTROL => {
+                // Only the latest request counts; an earlier event for a moved timer is stale.
+                if self.cc_timer_at != Some(now) || self.sender.state.cc_timer != Some(now) {
+                    return;
+                }
+                self.cc_timer_at = None;
+                self.drive(ctx, |s, now| s.on_cc_timer(now));
+            }
+            PACING => {
+                self.pacing_timer_pending = false;
+                self.pace(ctx);
+            }
+            _ => unreachable!("TCP source timer {timer}"),
+        }
+    }
+
+    fn report(&self, c: &mut FlowCounters) {
+        let s = &self.sender.state.stats;
+        c.transport = "tcp";
+        c.recovery = self.sender.recovery_name();
+        c.cc = self.sender.cc_name();
+        c.packets_sent = s.packets_sent;
+        c.retransmits = s.retransmits;
+        c.timeouts = s.timeouts;
+        c.fast_retransmits = s.fast_retransmits;
+        c.ecn_reductions = s.ecn_reductions;
+        c.rtt = (s.rtt_samples > 0).then(|| RttSummary {
+            samples: s.rtt_samples,
+            mean: s.rtt_sum / s.rtt_samples as f64,
+            min: s.rtt_min,
+            max: s.rtt_max,
+        });
+        c.final_cwnd = Some(self.sender.state.window.cwnd);
+    }
+
+    fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
+        let s = &self.sender.state;
+        push("cwnd", s.window.cwnd);
+        push("ssthresh", s.window.ssthresh);
+        push("srtt_s", s.rtt.srtt());
+    }
+}
+
+/// A TCP receiver as an agent.
+pub struct TcpSink {
+    pub receiver: TcpReceiver,
+    /// The flow opens with a SYN (packet 0, no payload).
+    syn: bool,
+    /// Payload bytes per data packet.
+    payload: u32,
+    /// Each data packet makes the pending delayed-ACK event stale.
+    delack_generation: u32,
+}
+
+impl TcpSink {
+    pub fn new(receiver: TcpReceiver, syn: bool, payload: u32) -> Self {
+        TcpSink { receiver, syn, payload, delack_generation: 0 }
+    }
+}
+
+impl Agent for TcpSink {
+    fn on_packet(&mut self, ctx: &mut AgentCtx, p: &Packet, _sack: &SackBlocks) {
+        debug_assert_eq!(p.kind, PacketKind::Data);
+        let syn_pending = self.syn && self.receiver.ack_number() < 0;
+        let arrival = DataArrival {
+            seq: p.seq,
+            sent_at: p.sent_at,
+            ect: p.ecn.capable(),
+            ce: p.ecn == Ecn::Ce,
+            cwr: p.tcp_flags & TCP_CWR != 0,
+            ece: p.tcp_flags & TCP_ECE != 0,
+        };
+        let (delivered, action) = self.receiver.on_data(arrival);
+        // The SYN carries no payload.
+        let data_packets = delivered - (syn_pending && delivered > 0) as u64;
+        ctx.delivered(data_packets * self.payload as u64);
+        self.delack_generation = self.delack_generation.wrapping_add(1);
+        match action {
+            AckAction::SendNow(ack) => ctx.send_ack(ack),
+            AckAction::StartTimer => {
+                let AckPolicy::Delayed { timeout } = self.receiver.params().policy else {
+                    unreachable!("only a delayed-ACK receiver holds ACKs")
+                };
+                ctx.set_timer(ctx.now.saturating_add(timeout), DELAYED_ACK, self.delack_generation);
+            }
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut AgentCtx, timer: u32, generation: u32) {
+        debug_assert_eq!(timer, DELAYED_ACK);
+        if generation != self.delack_generation {
+            return;
+        }
+        if let Some(ack) = self.receiver.on_timer() {
+            ctx.send_ack(ack);
+        }
+    }
+
+    fn report(&self, c: &mut FlowCounters) {
+        // The SYN is not data: leave it out of the delivered count.
+        let syn = (self.syn && self.receiver.unique_packets > 0) as u64;
+        c.packets_received = self.receiver.packets_received;
+        c.unique_packets = self.receiver.unique_packets - syn;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::AgentOutputs;
+
+    fn source(initial_window: f64) -> TcpSource {
+        let params = TcpParams { syn: false, initial_window, packet_size: 1000, header_size: 40, ..TcpParams::default() };
+        TcpSource::new(TcpSender::new(params, 0.0))
+    }
+
+    #[test]
+    fn without_pacing_the_whole_window_leaves_at_once() {
+        let mut s = source(4.0);
+        let mut out = AgentOutputs::default();
+        s.start(&mut AgentCtx::new(0, &mut out));
+        assert_eq!(out.segments.iter().map(|o| o.seq).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        assert!(out.timers.iter().all(|t| t.timer != PACING));
+    }
+
+    #[test]
+    fn a_pacing_rate_spaces_segments_by_their_transmission_time() {
+        let mut s = source(4.0);
+        // 1040 B at 8.32 Mb/s: one segment per millisecond.
+        s.sender.state.pacing_rate_bps = Some(8_320_000);
+        let ms = 1_000_000_000;
+        let mut out = AgentOutputs::default();
+        s.start(&mut AgentCtx::new(0, &mut out));
+        assert_eq!(out.segments.iter().map(|o| o.seq).collect::<Vec<_>>(), vec![0]);
+        let pacing: Vec<_> = out.timers.iter().filter(|t| t.timer == PACING).copied().collect();
+        assert_eq!(pacing.len(), 1);
+        assert_eq!(pacing[0].at, ms);
+        let mut sent_at = vec![0];
+        let mut at = pacing[0].at;
+        for _ in 0..3 {
+            let mut out = AgentOutputs::default();
+            s.on_timer(&mut AgentCtx::new(at, &mut out), PACING, 0);
+            assert_eq!(out.segments.len(), 1, "one segment per slot");
+            sent_at.push(at);
+            if let Some(t) = out.timers.iter().find(|t| t.timer == PACING) {
+                at = t.at;
+            }
+        }
+        assert_eq!(sent_at, vec![0, ms, 2 * ms, 3 * ms]);
+        assert!(s.paced.is_empty());
+    }
+
+    #[test]
+    fn switching_pacing_off_releases_what_waits() {
+        let mut s = source(4.0);
+        s.sender.state.pacing_rate_bps = Some(8_320_000);
+        let mut out = AgentOutputs::default();
+        s.start(&mut AgentCtx::new(0, &mut out));
+        assert_eq!(s.paced.len(), 3);
+        s.sender.state.pacing_rate_bps = None;
+        let mut out = AgentOutputs::default();
+        s.on_timer(&mut AgentCtx::new(1_000_000_000, &mut out), PACING, 0);
+        assert_eq!(out.segments.iter().map(|o| o.seq).collect::<Vec<_>>(), vec![1, 2, 3]);
+    }
+}
