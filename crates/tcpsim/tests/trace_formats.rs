@@ -23,43 +23,7 @@ fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("tcpsim-trace-{}-{name}", std::process::id()))
 }
 
-/// A data packet of the test flow: Reno at node 0 port 0 to a sink at node 3 port 0,
-/// 1000-byte payload, opening with a SYN, ECN-capable (ECT(0)).
-fn data(seq: i64, uid: u64) -> TracedPacket<'static> {
-    TracedPacket {
-        uid,
-        kind: TraceKind::TcpData,
-        size: 1040,
-        header_size: 40,
-        flow: 1,
-        src_node: 0,
-        src_port: 0,
-        dst_node: 3,
-        dst_port: 0,
-        seq,
-        payload: 1000,
-        syn: false,
-        opens_with_syn: true,
-        ecn: EcnCodepoint::Ect0,
-        ece: false,
-        cwr: false,
-        sack: &[],
-    }
-}
-
-/// An ACK of the test flow, from the sink back to the sender; ns-2's Sack1 sink counts
-/// 8 bytes per SACK block.
-fn ack(seq: i64, uid: u64, sack: &[(i64, i64)]) -> TracedPacket<'_> {
-    TracedPacket {
-        kind: TraceKind::TcpAck,
-        size: 40 + 8 * sack.len() as u32,
-        src_node: 3,
-        dst_node: 0,
-        ecn: EcnCodepoint::NotEct,
-        sack,
-        ..data(seq, uid)
-    }
-}
+use tcpsim::monitor::trace::example::{ack, data};
 
 fn at_ms(ms: u64, from_node: u32, to_node: u32, packet: TracedPacket) -> TraceEvent {
     TraceEvent { op: TraceOp::Dequeue, time: ms * PS_PER_MS, from_node, to_node, packet }

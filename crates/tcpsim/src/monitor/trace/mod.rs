@@ -107,6 +107,50 @@ pub struct TracedPacket<'a> {
     pub sack: &'a [(i64, i64)],
 }
 
+/// Packets of one example flow, for tests and examples of the trace writers: TCP from
+/// node 0 port 0 to a sink at node 3 port 0, fid 1, 1000-byte payload and 40-byte
+/// header, opening with a SYN, ECN-capable (the TCP flow of `trace_probe.tcl`).
+pub mod example {
+    use super::{EcnCodepoint, TraceKind, TracedPacket};
+
+    /// A data packet of the example flow.
+    pub fn data(seq: i64, uid: u64) -> TracedPacket<'static> {
+        TracedPacket {
+            uid,
+            kind: TraceKind::TcpData,
+            size: 1040,
+            header_size: 40,
+            flow: 1,
+            src_node: 0,
+            src_port: 0,
+            dst_node: 3,
+            dst_port: 0,
+            seq,
+            payload: 1000,
+            syn: false,
+            opens_with_syn: true,
+            ecn: EcnCodepoint::Ect0,
+            ece: false,
+            cwr: false,
+            sack: &[],
+        }
+    }
+
+    /// An ACK of the example flow, from the sink back to the sender; ns-2's Sack1 sink
+    /// counts 8 bytes per SACK block.
+    pub fn ack(seq: i64, uid: u64, sack: &[(i64, i64)]) -> TracedPacket<'_> {
+        TracedPacket {
+            kind: TraceKind::TcpAck,
+            size: 40 + 8 * sack.len() as u32,
+            src_node: 3,
+            dst_node: 0,
+            ecn: EcnCodepoint::NotEct,
+            sack,
+            ..data(seq, uid)
+        }
+    }
+}
+
 /// One packet event at one link direction `from_node → to_node`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TraceEvent<'a> {

@@ -188,36 +188,11 @@ mod tests {
     /// The TCP flow of trace_probe.tcl: Reno at node 0 port 0 to a TCPSink at node 3
     /// port 0, fid 1, ECN on, SYN on, 1000-byte payload.
     fn tcp_data(seq: i64, uid: u64) -> TracedPacket<'static> {
-        TracedPacket {
-            uid,
-            kind: TraceKind::TcpData,
-            size: 1040,
-            header_size: 40,
-            flow: 1,
-            src_node: 0,
-            src_port: 0,
-            dst_node: 3,
-            dst_port: 0,
-            seq,
-            payload: 1000,
-            syn: false,
-            opens_with_syn: true,
-            ecn: EcnCodepoint::Ect0,
-            ece: false,
-            cwr: false,
-            sack: &[],
-        }
+        super::super::example::data(seq, uid)
     }
 
     fn tcp_ack(seq: i64, uid: u64) -> TracedPacket<'static> {
-        TracedPacket {
-            kind: TraceKind::TcpAck,
-            size: 40,
-            src_node: 3,
-            dst_node: 0,
-            ecn: EcnCodepoint::NotEct,
-            ..tcp_data(seq, uid)
-        }
+        super::super::example::ack(seq, uid, &[])
     }
 
     /// The CBR of trace_probe.tcl: node 1 port 0 to a Null agent at node 3 port 1, fid 2,

@@ -321,37 +321,11 @@ mod tests {
     use crate::monitor::trace::{EcnCodepoint, TraceOp};
 
     fn data(seq: i64) -> TracedPacket<'static> {
-        TracedPacket {
-            uid: 7,
-            kind: TraceKind::TcpData,
-            size: 1040,
-            header_size: 40,
-            flow: 1,
-            src_node: 0,
-            src_port: 0,
-            dst_node: 3,
-            dst_port: 0,
-            seq,
-            payload: 1000,
-            syn: false,
-            opens_with_syn: true,
-            ecn: EcnCodepoint::Ect0,
-            ece: false,
-            cwr: false,
-            sack: &[],
-        }
+        crate::monitor::trace::example::data(seq, 7)
     }
 
     fn ack(seq: i64, sack: &[(i64, i64)]) -> TracedPacket<'_> {
-        TracedPacket {
-            kind: TraceKind::TcpAck,
-            size: 40 + 8 * sack.len() as u32,
-            src_node: 3,
-            dst_node: 0,
-            ecn: EcnCodepoint::NotEct,
-            sack,
-            ..data(seq)
-        }
+        crate::monitor::trace::example::ack(seq, 7, sack)
     }
 
     fn frame_of(p: TracedPacket) -> ([u8; MAX_CAPTURED_BYTES], FrameLengths) {
