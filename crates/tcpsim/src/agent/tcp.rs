@@ -28,6 +28,7 @@ use std::sync::Arc;
 const RETRANSMIT: u32 = 0;
 const CONGESTION_CONTROL: u32 = 1;
 const PACING: u32 = 2;
+const DELAYED_SEND: u32 = 3;
 /// The sink's timer.
 const DELAYED_ACK: u32 = 0;
 
@@ -35,6 +36,7 @@ const DELAYED_ACK: u32 = 0;
 pub fn build(p: Arc<TcpParams>, mut random: RandomStream) -> FlowAgents {
     // ns-2 boot_time_: each agent's clock has a random phase within a tick.
     let clock_phase = random.uniform() * time::to_secs(p.clock_granularity);
+    let overhead = p.overhead;
     FlowAgents {
         sink: Box::new(TcpSink::new(TcpReceiver::new(ReceiverParams::from_config(&p.receiver)), p.syn, p.packet_size)),
         shape: FlowShape {
@@ -45,7 +47,14 @@ pub fn build(p: Arc<TcpParams>, mut random: RandomStream) -> FlowAgents {
             header_size: p.header_size,
             syn: p.syn,
         },
-        source: Box::new(TcpSource::new(TcpSender::new(p, clock_phase))),
+        source: Box::new(TcpSource::new({
+            let mut sender = TcpSender::new(p, clock_phase);
+            if overhead > 0 {
+                // Later draws of the flow's stream: the clock phase above is unchanged.
+                sender.state.overhead_random = Some(Box::new(random));
+            }
+            sender
+        })),
     }
 }
 
@@ -58,6 +67,8 @@ pub struct TcpSource {
     rtx_event_at: Option<SimTime>,
     /// Time of the pending congestion-control timer event, if any.
     cc_timer_at: Option<SimTime>,
+    /// Time of the pending delayed-send event (ns-2 `overhead_`), if any.
+    delayed_send_at: Option<SimTime>,
     /// Segments released by the window and waiting for their pacing slot.
     paced: VecDeque<Outgoing>,
     /// Earliest time the next paced segment may leave.
@@ -75,6 +86,7 @@ impl TcpSource {
             rtx_generation: 0,
             rtx_event_at: None,
             cc_timer_at: None,
+            delayed_send_at: None,
             paced: VecDeque::new(),
             next_paced_send: 0,
             pacing_timer_pending: false,
@@ -120,6 +132,12 @@ impl TcpSource {
         if let Some(deadline) = self.sender.state.rtx_deadline {
             if self.rtx_event_at.map_or(true, |t| t > deadline) {
                 self.arm_retransmit(ctx, deadline);
+            }
+        }
+        if let Some(at) = self.sender.state.delayed_send {
+            if self.delayed_send_at != Some(at) {
+                self.delayed_send_at = Some(at);
+                ctx.set_timer(at, DELAYED_SEND, 0);
             }
         }
     }
@@ -170,6 +188,13 @@ impl Agent for TcpSource {
                 }
                 self.cc_timer_at = None;
                 self.drive(ctx, |s, now| s.on_cc_timer(now));
+            }
+            DELAYED_SEND => {
+                if self.delayed_send_at != Some(now) || self.sender.state.delayed_send != Some(now) {
+                    return;
+                }
+                self.delayed_send_at = None;
+                self.drive(ctx, |s, now| s.on_delayed_send(now));
             }
             PACING => {
                 self.pacing_timer_pending = false;

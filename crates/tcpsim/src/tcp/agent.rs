@@ -34,6 +34,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("ect_on_retransmit", T::Bool, "", V::Bool(true), "with ecn: retransmitted data packets carry ECT too, as ns-2.35's output() sets it on every data packet; false = RFC 3168 §6.1.5 (retransmissions are not ECN-capable)", "ns-2.35 TcpAgent::output"),
         Param::new("cwr_on_retransmit", T::Bool, "", V::Bool(true), "CWR goes on the next packet sent after a window reduction even if it is a retransmission (ns-2 SetCWRonRetransmit_); false = only on the next new data packet (RFC 3168 §6.1.2)", NS2),
         Param::new("rtt_hint", T::Choice(&["none", "last", "srtt", "min"]), "", V::Choice("none"), "RTT written into each data packet for FECN/MFFECN routers: none, the last sample, the smoothed RTT, or the smallest sample", "reference document 002 (FECN); our option"),
+        Param::new("overhead", T::Time, "s", V::Time(0), "random processing delay before sending, uniform in [0, overhead], drawn from the flow's own random stream: new data waits for it after each ACK or timer (ns-2 overhead_, which breaks phase effects between flows; 0 = none)", NS2).range(0.0, 1e3),
     ],
     check: check,
     constructor: Constructor::Described,
@@ -86,6 +87,8 @@ pub struct TcpParams {
     pub ect_on_retransmit: bool,
     pub cwr_on_retransmit: bool,
     pub rtt_hint: RttHint,
+    /// Largest random delay before sending new data, ps (ns-2 `overhead_`; 0 = none).
+    pub overhead: Dur,
 }
 
 impl TcpParams {
@@ -118,6 +121,7 @@ impl TcpParams {
                 "min" => RttHint::Min,
                 _ => RttHint::None,
             },
+            overhead: agent.time("overhead"),
         }
     }
 

@@ -108,6 +108,17 @@ impl TcpSender {
         self.after_sending(sent_before, now);
     }
 
+    /// The delayed-send timer fired (ns-2 `timeout_nonrtx(TCP_TIMER_DELSND)`): send what
+    /// the window allows, without a new delay.
+    pub fn on_delayed_send(&mut self, now: SimTime) {
+        let sent_before = self.state.outbox.len();
+        self.state.delayed_send = None;
+        self.state.send_forced = true;
+        self.state.send_much(now, 0);
+        self.state.send_forced = false;
+        self.after_sending(sent_before, now);
+    }
+
     /// Tells the congestion control about each packet put on the wire since `from`.
     fn after_sending(&mut self, from: usize, now: SimTime) {
         if !self.hooks.send {

@@ -110,6 +110,12 @@ pub struct TcpState {
     /// Pacing rate set by the congestion control, bits per second on the wire (none:
     /// segments leave as soon as the window allows, as in ns-2).
     pub pacing_rate_bps: Option<u64>,
+    /// With `overhead`: when the delayed send is due, if one is pending (ns-2
+    /// `delsnd_timer_`), and the stream its random delays come from.
+    pub delayed_send: Option<SimTime>,
+    pub overhead_random: Option<Box<crate::engine::RandomStream>>,
+    /// `send_much` runs from the delayed-send timer, so it sends without a new delay.
+    pub send_forced: bool,
     /// The round ends when the cumulative ACK reaches this packet (the highest packet
     /// sent when the previous round ended).
     pub round_end: i64,
@@ -249,6 +255,9 @@ impl TcpState {
             rtx_deadline: None,
             cc_timer: None,
             pacing_rate_bps: None,
+            delayed_send: None,
+            overhead_random: None,
+            send_forced: false,
             round_end: 0,
             rtt_range: (f64::INFINITY, 0.0),
             send_times: None,
@@ -280,6 +289,15 @@ impl TcpState {
         }
         let mut sent = 0;
         while self.t_seqno <= self.last_ack + self.flight_window() && self.t_seqno < self.curseq {
+            if let Some(random) = self.overhead_random.as_mut().filter(|_| !self.send_forced) {
+                // ns-2 overhead_: new data waits a random processing delay; the
+                // delayed-send timer then sends what the window allows.
+                if self.delayed_send.is_none() {
+                    let delay = (self.params.overhead as f64 * random.uniform()).round() as SimTime;
+                    self.delayed_send = Some(now.saturating_add(delay));
+                }
+                return;
+            }
             self.output(self.t_seqno, now);
             self.t_seqno += 1;
             sent += 1;
