@@ -12,7 +12,7 @@
 # backoff_ to stdout ("T addr port dst dport backoff_ V" lines); the harness counts a
 # timeout for each rise of backoff_ (every timeout with data outstanding doubles it).
 #
-# usage: ns case_fack.tcl [SECONDS [SEED [TRACEFILE [RAMPDOWN SSDIV4]]]]   (output: lib.tcl)
+# usage: ns case_fack.tcl [SECONDS [SEED [TRACEFILE]]]     (output format: lib.tcl)
 source [file join [file dirname [info script]] lib.tcl]
 parse_args 60.0
 set ns [new Simulator]
