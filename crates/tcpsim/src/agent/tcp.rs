@@ -69,49 +69,51 @@ pub struct TcpSource {
     cc_timer_at: Option<SimTime>,
     /// Time of the pending delayed-send event (ns-2 `overhead_`), if any.
     delayed_send_at: Option<SimTime>,
+    /// Pacing state, once the congestion control has asked for pacing (kept apart:
+    /// most senders never pace).
+    pacer: Option<Box<Pacer>>,
+}
+
+#[derive(Debug, Default)]
+struct Pacer {
     /// Segments released by the window and waiting for their pacing slot.
-    paced: VecDeque<Outgoing>,
+    waiting: VecDeque<Outgoing>,
     /// Earliest time the next paced segment may leave.
-    next_paced_send: SimTime,
-    pacing_timer_pending: bool,
-    /// Size on the wire of a data segment, bytes (for the pacing interval).
-    segment_bytes: u64,
+    next_send: SimTime,
+    timer_pending: bool,
 }
 
 impl TcpSource {
     pub fn new(sender: TcpSender) -> Self {
-        let segment_bytes = (sender.state.params.packet_size + sender.state.params.header_size) as u64;
-        TcpSource {
-            sender,
-            rtx_generation: 0,
-            rtx_event_at: None,
-            cc_timer_at: None,
-            delayed_send_at: None,
-            paced: VecDeque::new(),
-            next_paced_send: 0,
-            pacing_timer_pending: false,
-            segment_bytes,
-        }
+        TcpSource { sender, rtx_generation: 0, rtx_event_at: None, cc_timer_at: None, delayed_send_at: None, pacer: None }
     }
 
     /// Holds the segments just released when pacing is on, and sends those whose slot
     /// has come; asks for a timer for the next slot.
     fn pace(&mut self, ctx: &mut AgentCtx) {
-        self.paced.extend(ctx.segments.drain(..));
+        let params = &self.sender.state.params;
+        let segment_bytes = (params.packet_size + params.header_size) as u64;
+        let pacer = self.pacer.get_or_insert_with(Box::default);
+        pacer.waiting.extend(ctx.segments.drain(..));
         let Some(rate) = self.sender.state.pacing_rate_bps else {
             // Pacing was switched off: what waits leaves now.
-            ctx.segments.extend(self.paced.drain(..));
+            ctx.segments.extend(pacer.waiting.drain(..));
             return;
         };
-        while ctx.now >= self.next_paced_send {
-            let Some(segment) = self.paced.pop_front() else { break };
+        while ctx.now >= pacer.next_send {
+            let Some(segment) = pacer.waiting.pop_front() else { break };
             ctx.send(segment);
-            self.next_paced_send = ctx.now + time::transmission_time(self.segment_bytes, rate).max(1);
+            pacer.next_send = ctx.now + time::transmission_time(segment_bytes, rate).max(1);
         }
-        if !self.paced.is_empty() && !self.pacing_timer_pending {
-            self.pacing_timer_pending = true;
-            ctx.set_timer(self.next_paced_send, PACING, 0);
+        if !pacer.waiting.is_empty() && !pacer.timer_pending {
+            pacer.timer_pending = true;
+            ctx.set_timer(pacer.next_send, PACING, 0);
         }
+    }
+
+    /// Segments waiting for their pacing slot.
+    fn paced(&self) -> usize {
+        self.pacer.as_ref().map_or(0, |p| p.waiting.len())
     }
 
     /// Runs `f` on the sender with the simulation's segment buffer as its outbox, then
@@ -120,7 +122,7 @@ impl TcpSource {
         std::mem::swap(&mut self.sender.state.outbox, ctx.segments);
         f(&mut self.sender, ctx.now);
         std::mem::swap(&mut self.sender.state.outbox, ctx.segments);
-        if self.sender.state.pacing_rate_bps.is_some() || !self.paced.is_empty() {
+        if self.sender.state.pacing_rate_bps.is_some() || self.paced() > 0 {
             self.pace(ctx);
         }
         if let Some(at) = self.sender.state.cc_timer {
@@ -197,7 +199,9 @@ impl Agent for TcpSource {
                 self.drive(ctx, |s, now| s.on_delayed_send(now));
             }
             PACING => {
-                self.pacing_timer_pending = false;
+                if let Some(pacer) = &mut self.pacer {
+                    pacer.timer_pending = false;
+                }
                 self.pace(ctx);
             }
             _ => unreachable!("TCP source timer {timer}"),
@@ -337,7 +341,7 @@ mod tests {
             }
         }
         assert_eq!(sent_at, vec![0, ms, 2 * ms, 3 * ms]);
-        assert!(s.paced.is_empty());
+        assert_eq!(s.paced(), 0);
     }
 
     #[test]
@@ -346,7 +350,7 @@ mod tests {
         s.sender.state.pacing_rate_bps = Some(8_320_000);
         let mut out = AgentOutputs::default();
         s.start(&mut AgentCtx::new(0, &mut out));
-        assert_eq!(s.paced.len(), 3);
+        assert_eq!(s.paced(), 3);
         s.sender.state.pacing_rate_bps = None;
         let mut out = AgentOutputs::default();
         s.on_timer(&mut AgentCtx::new(1_000_000_000, &mut out), PACING, 0);

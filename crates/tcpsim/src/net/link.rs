@@ -32,8 +32,8 @@ pub struct LinkStats {
     pub last_change: SimTime,
     /// Waiting packets since `last_change` (kept here so accounting needs no call into
     /// the queue).
-    pub length_now: usize,
-    pub max_length: usize,
+    pub length_now: u32,
+    pub max_length: u32,
     /// Sum of queueing delays of departed packets, picoseconds (exact).
     pub sojourn_sum: u128,
     pub bytes_sent: u64,
@@ -109,8 +109,8 @@ impl LinkDirection {
     /// after every call into the queue that can add or remove packets.
     pub fn note_length(&mut self) -> usize {
         let s = &mut self.stats;
-        s.length_now = self.queue.len_packets();
+        s.length_now = self.queue.len_packets() as u32;
         s.max_length = s.max_length.max(s.length_now);
-        s.length_now
+        s.length_now as usize
     }
 }

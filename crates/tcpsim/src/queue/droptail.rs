@@ -92,26 +92,28 @@ impl Default for DropTailParams {
 
 #[derive(Debug)]
 pub struct DropTail {
-    params: DropTailParams,
+    /// The packets (or bytes) waiting after an arrival that make it a drop: the limit,
+    /// or one more when the limit does not count the packet in transmission.
+    overflow_at: Limit,
     fifo: Fifo,
 }
 
 impl DropTail {
     pub fn new(params: DropTailParams) -> Self {
-        DropTail { params, fifo: Fifo::default() }
+        let beyond = !params.limit_includes_transmission as u64;
+        let overflow_at = match params.limit {
+            Limit::Packets(n) => Limit::Packets(n.saturating_add(beyond)),
+            Limit::Bytes(b) => Limit::Bytes(b.saturating_add(beyond)),
+        };
+        DropTail { overflow_at, fifo: Fifo::default() }
     }
 
     /// ns-2 `DropTail::enque`: the arrival would make the waiting packets (or bytes)
     /// reach the limit; with `limit_includes_transmission` false, exceed it.
     fn would_overflow(&self, size: u32) -> bool {
-        let (after, limit) = match self.params.limit {
-            Limit::Packets(n) => (self.fifo.len() as u64 + 1, n),
-            Limit::Bytes(b) => (self.fifo.bytes() + size as u64, b),
-        };
-        if self.params.limit_includes_transmission {
-            after >= limit
-        } else {
-            after > limit
+        match self.overflow_at {
+            Limit::Packets(n) => self.fifo.len() as u64 + 1 >= n,
+            Limit::Bytes(b) => self.fifo.bytes() + size as u64 >= b,
         }
     }
 }

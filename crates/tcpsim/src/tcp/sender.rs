@@ -33,7 +33,7 @@ impl TcpSender {
         let cc = build_cc(&params.cc);
         let mut state = TcpState::new(params, clock_phase);
         if cc.wants_send_times() || recovery.wants_send_times() {
-            state.send_times = Some(SendTimes::default());
+            state.send_times = Some(Box::default());
         }
         let hooks = cc.hooks();
         TcpSender { state, recovery, cc, hooks }

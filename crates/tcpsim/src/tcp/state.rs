@@ -123,7 +123,7 @@ pub struct TcpState {
     pub rtt_range: (f64, f64),
     /// Send times and counts of outstanding packets, kept when the congestion control or
     /// the loss recovery asks.
-    pub send_times: Option<SendTimes>,
+    pub send_times: Option<Box<SendTimes>>,
     /// When the first packet was put on the wire (ns-2 `firstsent_`, set by `send_much`
     /// whenever it starts from packet 0).
     pub first_sent: Option<SimTime>,

@@ -112,7 +112,8 @@ pub struct TcpReceiver {
     held: Option<DataArrival>,
     /// SACK blocks reported before, most recent first (ns-2 `SackStack`), at most
     /// `sack_blocks` of them.
-    sack_history: SackBlocks,
+    /// (Boxed when first used: only SACK receivers keep one.)
+    sack_history: Option<Box<SackBlocks>>,
     /// Send time the next ACK echoes (ns-2 `Acker::ts_to_echo_`).
     ts_to_echo: SimTime,
     /// ACK number of the last ACK sent; 0 before any (ns-2 `Acker::last_ack_sent_`).
@@ -132,7 +133,7 @@ impl TcpReceiver {
             max_seen: -1,
             ecn_unacked: false,
             held: None,
-            sack_history: SackBlocks::EMPTY,
+            sack_history: None,
             ts_to_echo: 0,
             last_ack_sent: 0,
             packets_received: 0,
@@ -243,7 +244,9 @@ impl TcpReceiver {
         let cumulative = self.ack_number();
         let capacity = self.params.sack_blocks;
         if cumulative >= self.max_seen {
-            self.sack_history = SackBlocks::EMPTY;
+            if let Some(h) = &mut self.sack_history {
+                **h = SackBlocks::EMPTY;
+            }
             return SackBlocks::EMPTY;
         }
         let first_block = (seq > cumulative).then(|| self.block_around(seq));
@@ -253,7 +256,7 @@ impl TcpReceiver {
         if let Some((a, b)) = first_block {
             sent.push(a, b);
         }
-        let history = self.sack_history;
+        let history = self.sack_history.as_deref().copied().unwrap_or(SackBlocks::EMPTY);
         let mut next = 0;
         while sent.len() < capacity && next < history.len() {
             let (a, b) = history.as_slice()[next];
@@ -274,7 +277,7 @@ impl TcpReceiver {
                 stack.push(a, b);
             }
         }
-        self.sack_history = stack;
+        **self.sack_history.get_or_insert_with(Box::default) = stack;
         sent
     }
 

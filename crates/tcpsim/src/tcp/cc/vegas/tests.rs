@@ -31,7 +31,7 @@ impl EndOfRound {
     fn new(cwnd: f64, ssthresh: f64, rtt_len: i64, base: f64, rtt: f64) -> Self {
         let mut s = TcpState::new(TcpParams { max_window: 1000, ..TcpParams::default() }, 0.0);
         s.window = Window { cwnd, ssthresh };
-        s.send_times = Some(SendTimes::default());
+        s.send_times = Some(Box::default());
         s.first_sent = Some(0);
         for seq in 100..100 + rtt_len {
             s.output(seq, ms(900));
