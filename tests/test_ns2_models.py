@@ -154,6 +154,20 @@ SACK-DELACK Two Sack1 flows with Agent/TCPSink/Sack1/DelAck (interval_ 100 ms), 
    on every counter (66045 packets, 33305 / 32740 per flow, 567 drops, 429 fast
    retransmits, 137 multi-loss repairs, 1 timeout, 36083 ACKs). Also asserted on the
    ns-2 side: multi-loss repairs at least 20 % of the drops, 0.5-0.6 ACKs per data packet.
+FACK Case SACK's network with four Agent/TCP/Fack flows (rampdown_, ss-div4_ false) and
+   Agent/TCPSink/Sack1. FackTcpAgent::timeout never increments nrexmit_, so the script
+   traces backoff_ and ns-2's timeouts are its rises (fast retransmits = ncwndcuts1_ -
+   those). Tolerances as SACK. Measured (tcpsim branch fack): identical on every
+   counter (66631 packets, per flow 16676 / 16789 / 16667 / 16499, 1141 drops, 1137
+   retransmissions, 1065 fast retransmits, 72 multi-loss repairs, 4 timeouts, 67804
+   packets sent). Also asserted on the ns-2 side: multi-loss repairs at least 5 % of the
+   drops, and at least one timeout (so the backoff_ count is exercised).
+FACK-OPTS Case SACK-DELACK's network with two Fack flows, flow 0 with rampdown_ true, flow
+   1 with ss-div4_ true. Tolerances as SACK-DELACK. Measured: identical on every counter
+   (69791 departures, 1081 drops, 1081 retransmissions, 442 fast retransmits, 638
+   multi-loss repairs, 1 timeout, 39020 ACKs). The options matter here: with both off
+   ns-2 gives 780 drops instead of 1081. Also asserted on the ns-2 side: multi-loss
+   repairs at least 20 % of the drops.
 
 V1 Vegas (Agent/TCP/Vegas, v_alpha_ 2, v_beta_ 4, v_gamma_ 1, syn_ false) on reference
    document 001 Fig. 1's network: 1 Gb/s / 1 ms access, 50 Mb/s / 48 ms bottleneck,
@@ -182,7 +196,7 @@ V3 Vegas wanting more queue than the buffer holds (alpha 3, beta 5, syn_ false),
    42.333). Also asserted on the ns-2 side: at least 30 drops and a timeout.
 
 Runtime: about 5 s for cases C-I, about 1 s for DRR (ns-2 0.8 s, tcpsim 0.2 s), about
-10 s for the six runs of ns-2 of ECN and ECN1, about 2 s for SACK and SACK-DELACK, and
+10 s for the six runs of ns-2 of ECN and ECN1, about 2 s for SACK, SACK-DELACK, FACK and FACK-OPTS, and
 about 9.5 s for V1-V3.
 
 Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim binary is
@@ -321,6 +335,19 @@ def test_case_sack_delack_sack1_with_delayed_ack_sack_sinks(tcpsim_run):
     ns = res.ns2
     assert ns["multi_loss_repairs"] >= 0.2 * ns["bottleneck_drops"], res.report()
     assert 0.5 <= ns["acks_per_data_pkt"] <= 0.6, res.report()
+def test_case_fack_with_sack_sinks(tcpsim_run):
+    res = _assert_case(harness.case_fack(60.0))
+    ns = res.ns2
+    assert ns["multi_loss_repairs"] >= 0.05 * ns["bottleneck_drops"], res.report()
+    assert ns["timeouts"] >= 1, res.report()
+
+
+def test_case_fack_opts_rampdown_and_ss_div4(tcpsim_run):
+    res = _assert_case(harness.case_fack_opts(60.0))
+    ns = res.ns2
+    assert ns["multi_loss_repairs"] >= 0.2 * ns["bottleneck_drops"], res.report()
+
+
 def test_case_v1_vegas_fig1_slow_start_and_ramp(tcpsim_run):
     res = _assert_case(harness.case_v1(65.0))
     ns = res.ns2

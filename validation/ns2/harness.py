@@ -36,6 +36,10 @@ SACK four Sack1 flows with SACK sinks, DropTail 10: goodput 2 %, each flow's goo
     5 %; drops, retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1.
 SACK-DELACK two Sack1 flows with delayed-ACK SACK sinks, DropTail 5: as SACK, and ACKs
     2 %.
+FACK four Agent/TCP/Fack flows on case SACK's network: SACK's tolerances; ns-2's
+    timeouts counted from the traced backoff_ (Fack's timeout leaves nrexmit_ at 0).
+FACK-OPTS two Fack flows on case SACK-DELACK's network, one with rampdown_, one with
+    ss-div4_: SACK-DELACK's tolerances.
 V1  one Agent/TCP/Vegas flow on reference document 001 Fig. 1's network (alpha 2, beta 4,
     syn_ false), no loss: goodput and cwnd trajectory (exit from slow start, time to
     equilibrium, cwnd at checkpoints), final cwnd, queue.
@@ -53,7 +57,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
-    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1|SACK|SACK-DELACK|V1|V2|V3 [--seconds S]
+    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1|SACK|SACK-DELACK|FACK|FACK-OPTS|V1|V2|V3 [--seconds S]
 
 Standard library only.
 """
@@ -440,6 +444,8 @@ CASE_ECN_TCL, CASE_ECN_TOML = HERE / "case_ecn.tcl", HERE / "case_ecn.toml"
 CASE_ECN1_TCL, CASE_ECN1_TOML = HERE / "case_ecn1.tcl", HERE / "case_ecn1.toml"
 CASE_SACK_TCL, CASE_SACK_TOML = HERE / "case_sack.tcl", HERE / "case_sack.toml"
 CASE_SACK_DELACK_TCL, CASE_SACK_DELACK_TOML = HERE / "case_sack_delack.tcl", HERE / "case_sack_delack.toml"
+CASE_FACK_TCL, CASE_FACK_TOML = HERE / "case_fack.tcl", HERE / "case_fack.toml"
+CASE_FACK_OPTS_TCL, CASE_FACK_OPTS_TOML = HERE / "case_fack_opts.tcl", HERE / "case_fack_opts.toml"
 
 BOTTLENECK = "r1->r2"
 REVERSE = "r2->r1"
@@ -469,6 +475,23 @@ def parse_lib_output(text: str) -> dict:
     parse_kv_line(text)  # the closing "ns2 case=..." line must be there
     return {"flows": [flows[i] for i in sorted(flows)], "cbr": [cbrs[i] for i in sorted(cbrs)],
             "queues": queues, "fids": fids}
+
+
+def backoff_rises(text: str) -> int | None:
+    """Timeouts read from traced ``backoff_`` lines ("T addr port dst dport backoff_ V",
+    written by ``$tcp attach stdout; $tcp trace backoff_``): each timeout with data
+    outstanding doubles the back-off, so a rise is a timeout. None when nothing is traced."""
+    last: dict[tuple[str, str], int] = {}
+    rises, seen = 0, False
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 7 and parts[5] == "backoff_":
+            seen = True
+            agent, value = (parts[1], parts[2]), int(parts[6])
+            if value > last.get(agent, value):
+                rises += 1
+            last[agent] = value
+    return rises if seen else None
 
 
 def _common_metrics(per_flow_pkts: list[float], seconds: float) -> dict[str, float]:
@@ -509,6 +532,11 @@ def ns2_case_metrics(script: Path, seconds: float, seed: int = 1,
     m["retransmits"] = sum(f["rexmit_pkts"] for f in flows)
     m["timeouts"] = sum(f["timeouts"] for f in flows)
     m["fast_retransmits"] = sum(f["cwnd_cuts"] - f["timeouts"] for f in flows)
+    rises = backoff_rises(proc.stdout)
+    if rises is not None:
+        # Agent/TCP/Fack's timeout leaves nrexmit_ at 0: count its timeouts from backoff_.
+        m["timeouts"] = float(rises)
+        m["fast_retransmits"] = sum(f["cwnd_cuts"] for f in flows) - rises
     m["ecn_responses"] = sum(f.get("ecn_responses", 0.0) for f in flows)
     bn = qs[BOTTLENECK]
     m["bottleneck_arrivals"] = bn["arrivals"]
@@ -809,6 +837,28 @@ def case_sack_delack(seconds: float = 60.0) -> CaseResult:
     return CaseResult(_label("SACK-DELACK", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+def case_fack(seconds: float = 60.0) -> CaseResult:
+    """Case FACK, case SACK's network with four Agent/TCP/Fack flows: the tolerances of
+    case SACK (goodput 2 %, each flow's goodput 5 %; drops, retransmissions, fast
+    retransmits, multi-loss repairs 10 %; timeouts +-1). ns-2's timeouts are the rises
+    of the traced backoff_."""
+    ns, ts, nw, tw, notes = run_case("FACK", CASE_FACK_TCL, CASE_FACK_TOML, seconds, 60.0)
+    _add_multi_loss(ns)
+    _add_multi_loss(ts)
+    return CaseResult(_label("FACK", seconds, 60.0), ns, ts, _sack_checks(ns, ts, 4), nw, tw, notes)
+
+
+def case_fack_opts(seconds: float = 60.0) -> CaseResult:
+    """Case FACK-OPTS, case SACK-DELACK's network with two Agent/TCP/Fack flows, flow 0
+    with rampdown_, flow 1 with ss-div4_: the tolerances of case SACK-DELACK."""
+    ns, ts, nw, tw, notes = run_case("FACK-OPTS", CASE_FACK_OPTS_TCL, CASE_FACK_OPTS_TOML, seconds, 60.0)
+    for m in (ns, ts):
+        _add_multi_loss(m)
+        m["acks"] = m["reverse_arrivals"]
+    checks = _sack_checks(ns, ts, 2) + [Check("acks", ns["acks"], ts["acks"], "rel", 0.02)]
+    return CaseResult(_label("FACK-OPTS", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
 # --------------------------------------------------------------------------- cases V1, V2, V3 (Vegas)
 #
 # One Agent/TCP/Vegas flow each; the scripts also print a "sample t=.. cwnd=.. ssthresh=..
@@ -957,6 +1007,7 @@ MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.
                "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
                "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0),
                "SACK": (case_sack, 60.0), "SACK-DELACK": (case_sack_delack, 60.0),
+               "FACK": (case_fack, 60.0), "FACK-OPTS": (case_fack_opts, 60.0),
                "V1": (case_v1, 65.0), "V2": (case_v2, 65.0), "V3": (case_v3, 60.0)}
 
 

@@ -361,6 +361,7 @@ pub static MODELS: &[&ModelSpec] = &[
     &crate::tcp::recovery::reno::SPEC,
     &crate::tcp::recovery::newreno::SPEC,
     &crate::tcp::recovery::sack1::SPEC,
+    &crate::tcp::recovery::fack::SPEC,
     &crate::tcp::recovery::vegas::SPEC,
     &crate::tcp::receiver::every_packet::SPEC,
     &crate::tcp::receiver::delayed::SPEC,

@@ -210,6 +210,37 @@ fn sack1_repairs_a_window_of_losses_without_a_timeout_where_reno_times_out() {
     }
 }
 
+#[test]
+fn fack_repairs_a_window_of_losses_in_one_recovery() {
+    // The network of the Sack1 test above: slow start overshoots and one window loses 6
+    // to 20 packets. ns-2.35 (Agent/TCP/Fack with Agent/TCPSink/Sack1 or
+    // Agent/TCPSink/Sack1/DelAck, same network) gives the same counters as tcpsim:
+    //   rampdown_, SACK sink:     16 drops, 1 fast retransmit, no timeout, 1000 delivered
+    //   ss-div4_, SACK sink:      16 drops, 1 fast retransmit, no timeout, 1000 delivered
+    //   defaults, delayed ACKs:    6 drops, 1 fast retransmit, no timeout, 1000 delivered
+    //   defaults, SACK sink:      20 drops, and one retransmission is lost again: FACK
+    //                             stops sending until the timer (1 timeout, 782 delivered)
+    let scenario = |recovery: &str, receiver: &str| SLOW_START_OVERSHOOT.replace("\"RECOVERY\"", recovery).replace("RECEIVER", receiver);
+    let sack = r#"{ kind = "every_packet", sack = true }"#;
+    let delayed = r#"{ kind = "delayed", sack = true }"#;
+    let counters = |r: &RunResults| {
+        let c = |name| i64_col(&r.flows, name)[0];
+        (c("unique_packets"), c("drops"), c("fast_retransmits"), c("timeouts"))
+    };
+    for (recovery, receiver) in [
+        (r#"{ kind = "fack", rampdown = true }"#, sack),
+        (r#"{ kind = "fack", ss_div4 = true }"#, sack),
+        (r#""fack""#, delayed),
+    ] {
+        let got = counters(&run(&scenario(recovery, receiver)));
+        let (delivered, drops, fast_retransmits, timeouts) = got;
+        assert!(fast_retransmits == 1 && drops >= 5, "{recovery} {receiver}: one recovery for the whole window: {got:?}");
+        assert_eq!((timeouts, delivered), (0, 1000), "{recovery} {receiver}: no timeout, done within 2 s: {got:?}");
+    }
+    let (delivered, drops, _, timeouts) = counters(&run(&scenario(r#""fack""#, sack)));
+    assert!(drops >= 10 && timeouts == 1 && delivered < 1000, "defaults with the SACK sink: a retransmission lost again waits for the timer");
+}
+
 const DUMBBELL_RED: &str = r#"
 [simulation]
 duration = "60s"

@@ -75,6 +75,8 @@ golden!(ns2_case_e, "validation/ns2/case_e.toml", None);
 golden!(ns2_case_f, "validation/ns2/case_f.toml", None);
 golden!(ns2_case_ecn, "validation/ns2/case_ecn.toml", None);
 golden!(ns2_case_ecn1, "validation/ns2/case_ecn1.toml", None);
+golden!(ns2_case_fack, "validation/ns2/case_fack.toml", None);
+golden!(ns2_case_fack_opts, "validation/ns2/case_fack_opts.toml", None);
 golden!(ns2_case_v1, "validation/ns2/case_v1.toml", None);
 golden!(ns2_case_v2, "validation/ns2/case_v2.toml", None);
 golden!(ns2_case_v3, "validation/ns2/case_v3.toml", None);

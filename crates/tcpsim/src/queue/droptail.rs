@@ -5,8 +5,19 @@
 //! is being transmitted — N packets in the system, which is what ns-2's `queue-limit N`
 //! means. In byte mode an arrival is dropped when `waiting bytes + its size >= limit`.
 //!
+//! This is also the "Management" queue of reference document 004 §IV (§3.2 of the
+//! reference file), the ns-2 manual's "Example: Drop Tail" (§7.2): enqueue, then drop the
+//! arrival when `length ≥ qlim_` — "placing qlim_ in n actually means a magnitude of queue
+//! n−1". The test is the same as drop-tail.cc's, so `Queue/DropTail` behaves so by default
+//! (checked with ns-2.35, docs/models/droptail.md).
+//!
 //! Parameters:
 //! - `limit`: packets or bytes; default 50 packets (ns-2 `Queue set limit_ 50`).
+//! - `limit_includes_transmission`: boolean, default true (ns-2). True: the limit counts
+//!   the packet being transmitted, so N − 1 wait (drop when `waiting + 1 ≥ N`; bytes:
+//!   `waiting + size ≥ B`). False: N packets wait besides the one on the wire, the reading
+//!   of a limit as the queue's own capacity (drop when `waiting + 1 > N`; bytes:
+//!   `waiting + size > B`).
 //!
 //! Deviations: ns-2's `drop_front_` option (drop from the head) is not implemented.
 
@@ -19,7 +30,17 @@ pub static SPEC: ModelSpec = ModelSpec {
     name: "droptail",
     summary: "FIFO that drops arrivals when full; a limit of N packets holds N − 1 waiting plus one on the wire (ns-2)",
     source: "ns-2.35 Queue/DropTail (drop-tail.cc)",
-    params: &[Param::new("limit", T::Limit, "packets or bytes", V::Limit(Limit::Packets(50)), "buffer limit, counting the packet being transmitted (ns-2 limit_)", "ns-2.35 Queue limit_ default")],
+    params: &[
+        Param::new("limit", T::Limit, "packets or bytes", V::Limit(Limit::Packets(50)), "buffer limit, counting the packet being transmitted unless limit_includes_transmission is false (ns-2 limit_)", "ns-2.35 Queue limit_ default"),
+        Param::new(
+            "limit_includes_transmission",
+            T::Bool,
+            "",
+            V::Bool(true),
+            "true: a limit of N packets holds N − 1 waiting plus the one on the wire (ns-2 DropTail; document 004's Management queue, ns-2 manual §7.2); false: N wait besides the one on the wire",
+            "ns-2.35 drop-tail.cc (length + 1 >= qlim_)",
+        ),
+    ],
     check,
     constructor: Constructor::Queue { build: |c, _| Box::new(DropTail::new(DropTailParams::from_config(c))), capacity },
 };
@@ -34,6 +55,12 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
 /// DropTail drops an arrival when waiting + 1 ≥ limit (ns-2), so a limit of 1 packet, or of
 /// no more bytes than a packet, drops everything.
 fn capacity(c: &ModelConfig, max_packet: u32) -> Result<(), String> {
+    if !c.boolean("limit_includes_transmission") {
+        return match c.limit("limit") {
+            Limit::Bytes(b) if b < max_packet as u64 => Err(format!("a limit of at least the largest packet ({max_packet} B)")),
+            _ => Ok(()),
+        };
+    }
     match c.limit("limit") {
         Limit::Packets(n) if n < 2 => {
             Err("a limit of at least 2 packets (ns-2 counts the packet being transmitted: a limit of 1 drops every packet)".into())
@@ -47,11 +74,13 @@ fn capacity(c: &ModelConfig, max_packet: u32) -> Result<(), String> {
 pub struct DropTailParams {
     /// Buffer limit; default 50 packets (ns-2 `Queue set limit_ 50`).
     pub limit: Limit,
+    /// The limit counts the packet being transmitted (N − 1 wait); default true (ns-2).
+    pub limit_includes_transmission: bool,
 }
 
 impl DropTailParams {
     pub fn from_config(c: &ModelConfig) -> Self {
-        DropTailParams { limit: c.limit("limit") }
+        DropTailParams { limit: c.limit("limit"), limit_includes_transmission: c.boolean("limit_includes_transmission") }
     }
 }
 
@@ -72,10 +101,17 @@ impl DropTail {
         DropTail { params, fifo: Fifo::default() }
     }
 
+    /// ns-2 `DropTail::enque`: the arrival would make the waiting packets (or bytes)
+    /// reach the limit; with `limit_includes_transmission` false, exceed it.
     fn would_overflow(&self, size: u32) -> bool {
-        match self.params.limit {
-            Limit::Packets(n) => self.fifo.len() as u64 + 1 >= n,
-            Limit::Bytes(b) => self.fifo.bytes() + size as u64 >= b,
+        let (after, limit) = match self.params.limit {
+            Limit::Packets(n) => (self.fifo.len() as u64 + 1, n),
+            Limit::Bytes(b) => (self.fifo.bytes() + size as u64, b),
+        };
+        if self.params.limit_includes_transmission {
+            after >= limit
+        } else {
+            after > limit
         }
     }
 }
@@ -130,7 +166,7 @@ mod tests {
     #[test]
     fn packet_limit_n_holds_n_minus_one_waiting() {
         // ns-2: drop when length + 1 >= limit; limit 5 → 4 wait (the 5th is on the wire).
-        let mut q = DropTail::new(DropTailParams { limit: Limit::Packets(5) });
+        let mut q = DropTail::new(DropTailParams { limit: Limit::Packets(5), ..DropTailParams::default() });
         for i in 0..4 {
             assert_eq!(enq(&mut q, arrival(i, 1000)), Verdict::Queued);
         }
@@ -143,12 +179,76 @@ mod tests {
     #[test]
     fn byte_limit_counts_the_arrival() {
         // 2500 B limit: 1000 + 1000 = 2000 waiting; a third 1000 B would make 3000 ≥ 2500.
-        let mut q = DropTail::new(DropTailParams { limit: Limit::Bytes(2500) });
+        let mut q = DropTail::new(DropTailParams { limit: Limit::Bytes(2500), ..DropTailParams::default() });
         assert_eq!(enq(&mut q, arrival(0, 1000)), Verdict::Queued);
         assert_eq!(enq(&mut q, arrival(1, 1000)), Verdict::Queued);
         assert_eq!(enq(&mut q, arrival(2, 1000)), Verdict::Dropped(DropReason::Overflow));
         assert_eq!(enq(&mut q, arrival(3, 400)), Verdict::Queued);
         assert_eq!(q.len_bytes(), 2400);
+    }
+
+    fn queue(limit: Limit, limit_includes_transmission: bool) -> DropTail {
+        DropTail::new(DropTailParams { limit, limit_includes_transmission })
+    }
+
+    #[test]
+    fn management_queue_of_limit_n_accepts_n_minus_one_and_drops_the_nth() {
+        // Document 004 §IV / ns-2 manual §7.2: enqueue, then drop the arrival when
+        // length ≥ qlim_. qlim_ = 10: arrivals 1..9 wait, the 10th and 11th are dropped.
+        let mut q = queue(Limit::Packets(10), true);
+        for i in 0..9 {
+            assert_eq!(enq(&mut q, arrival(i, 1000)), Verdict::Queued, "arrival {}", i + 1);
+        }
+        assert_eq!(enq(&mut q, arrival(9, 1000)), Verdict::Dropped(DropReason::Overflow), "the n-th");
+        assert_eq!(enq(&mut q, arrival(10, 1000)), Verdict::Dropped(DropReason::Overflow));
+        assert_eq!(q.len_packets(), 9);
+    }
+
+    #[test]
+    fn limit_without_the_transmission_holds_n_waiting() {
+        // limit_includes_transmission = false: 10 wait, the 11th is dropped.
+        let mut q = queue(Limit::Packets(10), false);
+        for i in 0..10 {
+            assert_eq!(enq(&mut q, arrival(i, 1000)), Verdict::Queued, "arrival {}", i + 1);
+        }
+        assert_eq!(enq(&mut q, arrival(10, 1000)), Verdict::Dropped(DropReason::Overflow), "the (n+1)-th");
+        assert_eq!(q.len_packets(), 10);
+        // A limit of one packet: one waits (with the transmission counted, none would).
+        let mut one = queue(Limit::Packets(1), false);
+        assert_eq!(enq(&mut one, arrival(0, 1000)), Verdict::Queued);
+        assert_eq!(enq(&mut one, arrival(1, 1000)), Verdict::Dropped(DropReason::Overflow));
+        assert_eq!(enq(&mut queue(Limit::Packets(1), true), arrival(0, 1000)), Verdict::Dropped(DropReason::Overflow));
+    }
+
+    #[test]
+    fn byte_limit_without_the_transmission_may_be_filled_exactly() {
+        // 2000 B limit, 1000 B packets: counted (ns-2) 1000 + 1000 ≥ 2000 drops the
+        // second; not counted, 2000 > 2000 is false, so two fit and a third is dropped.
+        let mut ns2 = queue(Limit::Bytes(2000), true);
+        assert_eq!(enq(&mut ns2, arrival(0, 1000)), Verdict::Queued);
+        assert_eq!(enq(&mut ns2, arrival(1, 1000)), Verdict::Dropped(DropReason::Overflow));
+        let mut exact = queue(Limit::Bytes(2000), false);
+        assert_eq!(enq(&mut exact, arrival(0, 1000)), Verdict::Queued);
+        assert_eq!(enq(&mut exact, arrival(1, 1000)), Verdict::Queued);
+        assert_eq!(enq(&mut exact, arrival(2, 1000)), Verdict::Dropped(DropReason::Overflow));
+    }
+
+    #[test]
+    fn the_default_is_ns2s_reading() {
+        assert!(DropTailParams::default().limit_includes_transmission);
+    }
+
+    #[test]
+    fn capacity_checks_follow_the_reading() {
+        let mut c = SPEC.defaults();
+        c.set("limit", V::Limit(Limit::Packets(1)));
+        assert!(capacity(&c, 1040).is_err(), "ns-2 reading: a limit of 1 drops everything");
+        c.set("limit_includes_transmission", V::Bool(false));
+        assert!(capacity(&c, 1040).is_ok());
+        c.set("limit", V::Limit(Limit::Bytes(1040)));
+        assert!(capacity(&c, 1040).is_ok(), "one packet of 1040 B fits a 1040 B limit");
+        c.set("limit", V::Limit(Limit::Bytes(1039)));
+        assert!(capacity(&c, 1040).is_err());
     }
 
     #[test]

@@ -12,9 +12,14 @@
 //!   with ECE and without ECT is the sender's ECN offer (packet 0): its ACK carries ECE
 //!   (ns-2 `TcpSink::ack`, "the negotiation for ECN-capability"). ACKs are never
 //!   ECN-capable (ns-2 `ecn_syn_` false).
-//! - Each ACK echoes the sequence number and send time of the data packet that
-//!   triggered it; the delayed-ACK timer's ACK echoes the held packet's send time and no
-//!   sequence number (reference document 003's echo option is absent on those).
+//! - Each ACK echoes the sequence number of the data packet that triggered it; the
+//!   delayed-ACK timer's ACK echoes none (reference document 003's echo option is absent
+//!   on those).
+//! - The timestamp echo follows ns-2.35's `ts_echo_bugfix_` (default true; RFC 1323 /
+//!   TCP/IP Illustrated vol. 2 p. 870, `Acker::update_ts`): the receiver keeps a send time
+//!   to echo, taken from each arriving packet that is not older than it and lies at or
+//!   below the last ACK number sent + 1 (0 before any ACK). A packet above a hole does not
+//!   update it, so the ACK of an out-of-order packet echoes the last in-order one.
 //!
 //! Deviations: the ns-2 sink counts delivered bytes including headers; our counters keep
 //! packets and payload bytes apart.
@@ -108,6 +113,10 @@ pub struct TcpReceiver {
     /// SACK blocks reported before, most recent first (ns-2 `SackStack`), at most
     /// `sack_blocks` of them.
     sack_history: SackBlocks,
+    /// Send time the next ACK echoes (ns-2 `Acker::ts_to_echo_`).
+    ts_to_echo: SimTime,
+    /// ACK number of the last ACK sent; 0 before any (ns-2 `Acker::last_ack_sent_`).
+    last_ack_sent: i64,
     /// Data packets that arrived, duplicates included.
     pub packets_received: u64,
     /// Packets delivered in order to the application.
@@ -124,6 +133,8 @@ impl TcpReceiver {
             ecn_unacked: false,
             held: None,
             sack_history: SackBlocks::EMPTY,
+            ts_to_echo: 0,
+            last_ack_sent: 0,
             packets_received: 0,
             unique_packets: 0,
         }
@@ -171,6 +182,10 @@ impl TcpReceiver {
 
     /// A data packet arrived. Returns packets newly delivered and the ACK action.
     pub fn on_data(&mut self, data: DataArrival) -> (u64, AckAction) {
+        // ns-2 `Acker::update_ts` (ts_echo_rfc1323_ false), before the packet is recorded.
+        if data.sent_at >= self.ts_to_echo && data.seq <= self.last_ack_sent + 1 {
+            self.ts_to_echo = data.sent_at;
+        }
         let delivered = self.record(data.seq);
         let action = match self.params.policy {
             AckPolicy::EveryPacket => AckAction::SendNow(self.ack(&data, Some(data.seq))),
@@ -206,7 +221,8 @@ impl TcpReceiver {
         }
         let ece = (ect && self.ecn_unacked) || offer;
         let sack = if self.params.sack_blocks > 0 { self.sack_blocks(data.seq) } else { SackBlocks::EMPTY };
-        AckInfo { ack: self.ack_number(), sack, ece, echo_seq, ts_echo: data.sent_at }
+        self.last_ack_sent = self.ack_number();
+        AckInfo { ack: self.ack_number(), sack, ece, echo_seq, ts_echo: self.ts_to_echo }
     }
 
     /// SACK blocks for the ACK of packet `seq`: ns-2.35 `Sacker::append_ack` (tcp-sink.cc,
@@ -318,6 +334,22 @@ mod tests {
         let mut r = every_packet();
         let (_, action) = r.on_data(DataArrival { seq: 0, sent_at: 7, ..DataArrival::default() });
         assert_eq!(action, AckAction::SendNow(AckInfo { echo_seq: Some(0), ts_echo: 7, ..AckInfo::cumulative(0) }));
+    }
+
+    #[test]
+    fn timestamp_echo_skips_packets_above_a_hole_and_older_send_times() {
+        // ns-2 Acker::update_ts with ts_echo_bugfix_: update when sent_at ≥ the time held
+        // and seq ≤ last ACK sent + 1.
+        let mut r = every_packet();
+        let echo = |r: &mut TcpReceiver, seq, sent_at| match r.on_data(DataArrival { seq, sent_at, ..DataArrival::default() }).1 {
+            AckAction::SendNow(info) => info.ts_echo,
+            AckAction::StartTimer => unreachable!(),
+        };
+        assert_eq!(echo(&mut r, 0, 10), 10);
+        assert_eq!(echo(&mut r, 2, 30), 10, "2 > last ACK 0 + 1: above the hole");
+        assert_eq!(echo(&mut r, 1, 50), 50, "the retransmission fills the hole");
+        assert_eq!(echo(&mut r, 1, 40), 50, "an older send time is not taken");
+        assert_eq!(echo(&mut r, 3, 60), 60);
     }
 
     #[test]

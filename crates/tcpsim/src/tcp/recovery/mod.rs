@@ -6,6 +6,7 @@
 //! a `SPEC` in the registry (`crate::registry::MODELS`); what Reno and NewReno share is in
 //! `reno.rs`, what every variant shares is here and in `TcpState`.
 
+pub mod fack;
 pub mod newreno;
 pub mod reno;
 pub mod sack1;
@@ -84,7 +85,7 @@ pub(crate) fn retransmit_into_recovery(s: &mut TcpState, cc: &mut dyn Congestion
 }
 
 /// Recoveries that read SACK blocks: a flow using one needs a receiver with `sack = true`.
-pub static SACK_BASED: &[&crate::registry::ModelSpec] = &[&sack1::SPEC];
+pub static SACK_BASED: &[&crate::registry::ModelSpec] = &[&sack1::SPEC, &fack::SPEC];
 
 #[cfg(test)]
 mod tests;
