@@ -215,8 +215,12 @@ def _verdict(c: Check, ok: bool, ours: str, paper: str, detail: str) -> Verdict:
         if c.known_miss:
             reason = "expected a miss before the run (" + c.known_miss + "), but it passes"
         return Verdict(c, "pass", ours, paper, detail, reason)
-    reason = c.known_miss or c.raw.get("miss_reason", "") or \
-        "not expected before the run; no likely reason has been written down yet"
+    if c.known_miss:
+        reason = "expected before the run: " + c.known_miss
+    elif c.raw.get("miss_reason"):
+        reason = "analysed after the run: " + c.raw["miss_reason"]
+    else:
+        reason = "not expected before the run; no likely reason has been written down yet"
     return Verdict(c, "miss", ours, paper, detail, reason)
 
 
