@@ -26,6 +26,8 @@ examples:
         the same sweep on a Dask cluster
   tcpsim models
         every congestion control, recovery, receiver, queue, agent and error model
+  tcpsim reproduce 004 --quick
+        rerun a reference document's experiments and write a paper-versus-simulator report
   tcpsim models red
         one model: its parameters with defaults, units, ranges and sources, and an example
 
@@ -112,9 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .sweep import add_cli as add_sweep_cli
     from .models_cli import add_cli as add_models_cli
+    from .reproduce.cli import add_cli as add_reproduce_cli
 
     add_sweep_cli(sub)
     add_models_cli(sub)
+    add_reproduce_cli(sub)
     return parser
 
 
@@ -144,6 +148,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             from .sweep import cli_main as sweep_main
 
             return sweep_main(args)
+        if args.command == "reproduce":
+            from .reproduce.cli import cli_main as reproduce_main
+
+            return reproduce_main(args)
     except KeyboardInterrupt:
         print("tcpsim: interrupted", file=sys.stderr)
         return 130

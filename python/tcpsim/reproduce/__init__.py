@@ -1,0 +1,74 @@
+"""``tcpsim reproduce``: a published study run again, number by number.
+
+A document's reproduction files live in ``experiments/<document>/`` (format:
+docs/reproducing.md): ``document.toml`` (assumptions, experiments, seeds), one file per
+experiment (a base scenario, cases, an axis, figures) and ``numbers.toml`` (the
+document's published numbers and the checks on them). `reproduce` runs every experiment
+on the sweep machinery (local processes or Dask; finished runs are reused), the traced
+runs of the ns-2 trace workflow, evaluates the checks and writes a report folder
+(README.md, a self-contained index.html, figures, measurements.csv, verdicts.json).
+
+    >>> from tcpsim.reproduce import reproduce
+    >>> r = reproduce("004", quick=True)          # results/reproductions/004-quick/report
+    >>> r.summary                                  # checks passed per kind
+
+Modules: `spec` (reading the files), `runner` (plan, runs, traced runs), `measures`
+(metrics from counters and from traces), `checks` (verdicts), `figures`, `report`,
+`cli`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+import pandas as pd
+
+from .checks import Measurements, Verdict, evaluate, summary
+from .runner import Outcome, make_plan, run_plan
+from .spec import Document, list_documents, load_document
+
+__all__ = ["reproduce", "Reproduction", "load_document", "list_documents"]
+
+#: Default output directory (run cache and report) of `reproduce`.
+DEFAULT_OUT = Path("results") / "reproductions"
+
+
+@dataclass
+class Reproduction:
+    document: Document
+    outcome: Outcome
+    verdicts: List[Verdict]
+    summary: pd.DataFrame
+    report_dir: Path
+
+
+def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None, jobs: Optional[int] = None,
+              scheduler: Optional[str] = None, out: Optional[Path] = None, report_dir: Optional[Path] = None,
+              progress: bool = True, command: Optional[str] = None) -> Reproduction:
+    """Runs document `document`'s experiments and writes its report.
+
+    Args:
+        document: a name under ``experiments/`` (``"004"``) or a directory.
+        quick: short runs (each experiment's ``[experiment.quick]``), one seed.
+        seeds: seeds per point (default: the document's ``seeds``; 1 with `quick`).
+        jobs: local worker processes (default: all cores).
+        scheduler: a Dask scheduler address; runs go there instead.
+        out: run cache (default ``results/reproductions``); runs are kept in
+            ``out/<document>[-quick]/`` and reused by later calls.
+        report_dir: where the report goes (default ``out/<document>[-quick]/report``).
+    """
+    doc = load_document(document)
+    out = Path(out) if out is not None else DEFAULT_OUT
+    cache = out / (doc.id + ("-quick" if quick else ""))
+    plan = make_plan(doc, quick=quick, seeds=seeds)
+    outcome = run_plan(plan, cache, jobs=jobs, scheduler=scheduler, progress=progress)
+    m = Measurements(outcome.table, plan.unavailable)
+    verdicts = evaluate(doc, m, quick=quick)
+    from . import report
+
+    rdir = Path(report_dir) if report_dir is not None else cache / "report"
+    cmd = command or f"tcpsim reproduce {doc.id}" + (" --quick" if quick else "")
+    report.write(rdir, doc, outcome, verdicts, m, cmd)
+    return Reproduction(doc, outcome, verdicts, summary(verdicts), rdir)

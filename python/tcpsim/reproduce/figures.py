@@ -1,0 +1,121 @@
+"""The document's figures redrawn from our runs (matplotlib, PNG bytes)."""
+
+from __future__ import annotations
+
+import io
+from typing import Dict, List, Optional, Tuple
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from ..results import load_results  # noqa: E402
+from .checks import Measurements  # noqa: E402
+from .measures import throughput_series  # noqa: E402
+from .spec import Experiment, Figure, Ref  # noqa: E402
+
+METRIC_LABELS = {
+    "tcp_throughput_mbps": "TCP throughput (Mb/s)",
+    "tcp_drop_rate": "TCP drop rate",
+    "udp_received": "UDP packets received",
+    "flow_throughput_mbps": "throughput (Mb/s)",
+    "cwnd": "cwnd (packets)",
+}
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tuple[bytes, str]]:
+    """PNG bytes and a note, or None when nothing of the figure could run."""
+    plan = outcome.plan
+    seed = plan.seeds[0]
+    cases = [c for c in ex.cases if fig.cases is None or c.name in fig.cases]
+    runs = [(c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed))) for c in cases]
+    runs = [(c, d) for c, d in runs if d is not None]
+    note = f"seed {seed}" + (f", {ex.axis_name} {fig.at}" if fig.at else "")
+    if fig.kind in ("throughput", "cwnd"):
+        if not runs:
+            return None
+        f, ax = plt.subplots(figsize=(7.5, 3.6))
+        for c, d in runs:
+            res = load_results(d)
+            tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
+            if fig.kind == "throughput":
+                s = throughput_series(res, tcp).sum(axis=1)
+                ax.plot(s.index, s.values, label=c.label, lw=1.2)
+            else:
+                cw = res.series("cwnd", tcp)
+                for col in cw.columns:
+                    ax.plot(cw.index, cw[col].values, label=c.label if len(tcp) == 1 else f"{c.label} {col}", lw=0.9)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("TCP throughput (Mb/s, 1 s bins)" if fig.kind == "throughput" else "cwnd (packets)")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.set_title(fig.caption, fontsize=9)
+        return _png(f), note
+    if fig.kind == "flow_throughput":
+        if not runs:
+            return None
+        f, axes = plt.subplots(len(runs), 1, figsize=(7.5, 3.2 * len(runs)), squeeze=False)
+        for ax, (c, d) in zip(axes[:, 0], runs):
+            res = load_results(d)
+            tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
+            s = throughput_series(res, tcp)
+            for col in s.columns:
+                ax.plot(s.index, s[col].values, label=col, lw=1.0)
+            ax.set_ylabel("throughput (Mb/s, 1 s bins)")
+            ax.set_title(f"{fig.caption}" if len(runs) == 1 else c.label, fontsize=9)
+            ax.legend(fontsize=7, ncol=5)
+            ax.grid(alpha=0.3)
+        axes[-1, 0].set_xlabel("time (s)")
+        return _png(f), note
+    if fig.kind in ("sweep", "sweep_flows"):
+        pts = [str(v) for v in ex.points(plan.quick)]
+        xs = np.array([float(pd.to_numeric(p.rstrip("Mbps").rstrip("Kkb"), errors="coerce")) for p in pts])
+        metrics = fig.metrics or ["tcp_throughput_mbps"]
+        if fig.kind == "sweep_flows":
+            tab = outcome.table
+            panels = [(c, sorted({mm.split(".", 1)[1] for mm in tab.loc[(tab.experiment == ex.name) & (tab.case == c.name)
+                                  & tab.metric.str.startswith(metrics[0] + "."), "metric"]})) for c in cases]
+            panels = [(c, fl) for c, fl in panels if fl]
+            if not panels:
+                return None
+            f, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
+            for ax, (c, flows) in zip(axes[0], panels):
+                for fl in flows:
+                    st = [m.stat(Ref(ex.name, c.name, p, f"{metrics[0]}.{fl}")) for p in pts]
+                    ax.errorbar(xs, [s.mean for s in st], yerr=[s.sd for s in st], marker="o", ms=3, label=fl, capsize=2)
+                ax.set_title(c.label, fontsize=9)
+                ax.set_xlabel(ex.axis_name + " (Mb/s)")
+                ax.set_ylabel(METRIC_LABELS.get(metrics[0], metrics[0]))
+                ax.legend(fontsize=7)
+                ax.grid(alpha=0.3)
+            f.suptitle(fig.caption, fontsize=9)
+            return _png(f), f"mean ± SD over {len(plan.seeds)} seed(s)"
+        f, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 3.4), squeeze=False)
+        drawn = False
+        for ax, metric in zip(axes[0], metrics):
+            for c in cases:
+                st = [m.stat(Ref(ex.name, c.name, p, metric)) for p in pts]
+                if not any(s.n for s in st):
+                    continue
+                drawn = True
+                ax.errorbar(xs, [s.mean for s in st], yerr=[s.sd for s in st], marker="o", ms=3, label=c.label, capsize=2)
+            ax.set_xlabel(ex.axis_name + " (Mb/s)")
+            ax.set_ylabel(METRIC_LABELS.get(metric, metric))
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+        f.suptitle(fig.caption, fontsize=9)
+        if not drawn:
+            plt.close(f)
+            return None
+        return _png(f), f"mean ± SD over {len(plan.seeds)} seed(s)"
+    raise ValueError(f"unknown figure kind {fig.kind!r} in {ex.path}")

@@ -1,0 +1,341 @@
+"""Reading a document's reproduction files: ``experiments/<document>/document.toml``,
+one file per experiment and ``numbers.toml`` (format: docs/reproducing.md).
+
+An *experiment* is a base scenario (``[base]``), named *cases* (each a set of key paths
+assigned on the base, as sweep grid keys are), an optional *axis* (one key swept over a
+list of values), a ``[experiment.quick]`` table of overrides for ``--quick``, an optional
+``[experiment.trace]`` table (runs that also write an ns-2 trace) and ``[[figure]]``s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+try:  # Python >= 3.11
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as _toml  # type: ignore[no-redef]
+
+from .._core import ScenarioError
+
+#: Check kinds (docs/reproducing.md#checks).
+CHECK_KINDS = ("value", "ratio", "ordering", "trend", "shape")
+
+
+def experiments_root() -> Path:
+    """The repository's ``experiments/`` directory (next to ``python/``)."""
+    return Path(__file__).resolve().parents[3] / "experiments"
+
+
+@dataclass
+class Case:
+    name: str
+    label: str
+    set: Dict[str, Any]
+    reading: str = ""
+
+
+@dataclass
+class Figure:
+    id: str
+    caption: str
+    kind: str
+    at: Optional[str] = None
+    cases: Optional[List[str]] = None
+    metrics: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Experiment:
+    name: str
+    path: Path
+    title: str
+    section: str
+    base: Dict[str, Any]
+    cases: List[Case]
+    axis_key: Optional[str] = None
+    axis_name: str = ""
+    axis_values: List[Any] = field(default_factory=list)
+    quick: Dict[str, Any] = field(default_factory=dict)
+    quick_values: Optional[List[Any]] = None
+    trace_links: Optional[List[str]] = None
+    trace_at: Optional[List[Any]] = None
+    figures: List[Figure] = field(default_factory=list)
+    reading: str = ""
+    variant_of: str = ""
+    needs: str = ""
+
+    def points(self, quick: bool) -> List[Any]:
+        """The axis values run (``[None]`` without an axis)."""
+        if self.axis_key is None:
+            return [None]
+        if quick and self.quick_values is not None:
+            return list(self.quick_values)
+        return list(self.axis_values)
+
+    def case(self, name: str) -> Case:
+        for c in self.cases:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+
+@dataclass
+class Value:
+    """A published number (a table cell or a number in the text)."""
+
+    id: str
+    where: str
+    ocr: str = ""
+    value: Optional[float] = None
+    unit: str = ""
+    reading: str = ""
+    unreadable: bool = False
+    ours: Optional[str] = None
+
+
+@dataclass
+class Check:
+    id: str
+    kind: str
+    claim: str
+    where: str
+    raw: Dict[str, Any]
+    known_miss: str = ""
+    quick: bool = True
+
+
+@dataclass
+class Document:
+    id: str
+    path: Path
+    title: str
+    short: str
+    source: str
+    reference: str
+    seeds: int
+    assumptions: List[str]
+    experiments: List[Experiment]
+    values: List[Value]
+    checks: List[Check]
+
+    def experiment(self, name: str) -> Experiment:
+        for e in self.experiments:
+            if e.name == name:
+                return e
+        raise KeyError(name)
+
+    def value(self, vid: str) -> Value:
+        for v in self.values:
+            if v.id == vid:
+                return v
+        raise KeyError(vid)
+
+
+# ============================================================================ references
+
+_REF = re.compile(r"^(?P<exp>[A-Za-z0-9_]+):(?P<case>[A-Za-z0-9_]+)(?:@(?P<point>[^:]+))?:(?P<metric>[A-Za-z0-9_.]+)$")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """``EXPERIMENT:CASE@POINT:METRIC``, a measurement of ours."""
+
+    experiment: str
+    case: str
+    point: Optional[str]
+    metric: str
+
+    def __str__(self) -> str:
+        at = f"@{self.point}" if self.point is not None else ""
+        return f"{self.experiment}:{self.case}{at}:{self.metric}"
+
+
+def parse_ref(text: str) -> Ref:
+    m = _REF.match(text.strip())
+    if not m:
+        raise ValueError(f"bad measurement reference {text!r}; expected EXPERIMENT:CASE@POINT:METRIC")
+    return Ref(m.group("exp"), m.group("case"), m.group("point"), m.group("metric"))
+
+
+# ============================================================================ loading
+
+
+def find_document(doc: str, root: Optional[Path] = None) -> Path:
+    """The directory of document `doc`: a path, or a name under ``experiments/``."""
+    p = Path(doc)
+    if p.is_dir() and (p / "document.toml").is_file():
+        return p
+    root = root or experiments_root()
+    cand = root / doc
+    if (cand / "document.toml").is_file():
+        return cand
+    known = ", ".join(list_documents(root)) or "none"
+    raise ScenarioError(f"no reproduction files for document {doc!r} (looked in {root}; known: {known})")
+
+
+def list_documents(root: Optional[Path] = None) -> List[str]:
+    root = root or experiments_root()
+    if not root.is_dir():
+        return []
+    return sorted(d.name for d in root.iterdir() if (d / "document.toml").is_file())
+
+
+def _read(path: Path) -> Dict[str, Any]:
+    try:
+        return _toml.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: file not found") from None
+    except _toml.TOMLDecodeError as e:
+        raise ScenarioError(f"{path}: not valid TOML: {e}") from None
+
+
+def _need(table: Dict[str, Any], key: str, where: str, kind=str):
+    if key not in table:
+        raise ScenarioError(f"{where}: missing key '{key}'")
+    v = table[key]
+    if not isinstance(v, kind):
+        raise ScenarioError(f"{where}, key '{key}': expected {getattr(kind, '__name__', kind)}")
+    return v
+
+
+def load_experiment(path: Path) -> Experiment:
+    doc = _read(path)
+    where = str(path)
+    unknown = sorted(set(doc) - {"experiment", "base", "figure"})
+    if unknown:
+        raise ScenarioError(f"{where}: unknown table '{unknown[0]}' (expected [experiment], [base], [[figure]])")
+    ex = _need(doc, "experiment", where, dict)
+    base = _need(doc, "base", where, dict)
+    cases = []
+    for name, c in (ex.get("cases") or {"base": {"label": "base", "set": {}}}).items():
+        if not isinstance(c, dict):
+            raise ScenarioError(f"{where}, key 'experiment.cases.{name}': expected a table")
+        bad = sorted(set(c) - {"label", "set", "reading"})
+        if bad:
+            raise ScenarioError(f"{where}, key 'experiment.cases.{name}.{bad[0]}': unknown key")
+        cases.append(Case(name, c.get("label", name), dict(c.get("set", {})), c.get("reading", "")))
+    e = Experiment(
+        name=path.stem, path=path, title=_need(ex, "title", where), section=ex.get("section", ""),
+        base=base, cases=cases, reading=ex.get("reading", ""), variant_of=ex.get("variant_of", ""),
+        needs=ex.get("needs", ""),
+    )
+    axis = ex.get("axis")
+    if axis is not None:
+        e.axis_key = _need(axis, "key", f"{where}, [experiment.axis]")
+        e.axis_name = axis.get("name", e.axis_key)
+        e.axis_values = list(_need(axis, "values", f"{where}, [experiment.axis]", list))
+    quick = dict(ex.get("quick", {}))
+    if "values" in quick:
+        e.quick_values = list(quick.pop("values"))
+    e.quick = quick
+    tr = ex.get("trace")
+    if tr is not None:
+        e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))
+        e.trace_at = list(tr["at"]) if "at" in tr else None
+    for i, f in enumerate(doc.get("figure", [])):
+        fw = f"{where}, figure[{i}]"
+        e.figures.append(Figure(
+            id=_need(f, "id", fw), caption=_need(f, "caption", fw), kind=_need(f, "kind", fw),
+            at=f.get("at"), cases=f.get("cases"), metrics=list(f.get("metrics", [])),
+        ))
+    return e
+
+
+def load_document(doc: str, root: Optional[Path] = None) -> Document:
+    """Reads the reproduction files of document `doc` (a name under ``experiments/`` or
+    a directory). Raises `ScenarioError` naming the file and key on a format error."""
+    d = find_document(doc, root)
+    meta = _read(d / "document.toml")
+    where = str(d / "document.toml")
+    m = _need(meta, "document", where, dict)
+    names = _need(m, "experiments", where, list)
+    experiments = [load_experiment(d / f"{n}.toml") for n in names]
+    nums = _read(d / "numbers.toml")
+    values = []
+    for i, v in enumerate(nums.get("value", [])):
+        vw = f"{d / 'numbers.toml'}, value[{i}]"
+        values.append(Value(
+            id=_need(v, "id", vw), where=_need(v, "where", vw), ocr=str(v.get("ocr", "")),
+            value=v.get("value"), unit=v.get("unit", ""), reading=v.get("reading", ""),
+            unreadable=bool(v.get("unreadable", False)), ours=v.get("ours"),
+        ))
+    checks = []
+    for i, c in enumerate(nums.get("check", [])):
+        cw = f"{d / 'numbers.toml'}, check[{i}]"
+        kind = _need(c, "kind", cw)
+        if kind not in CHECK_KINDS:
+            raise ScenarioError(f"{cw}, key 'kind': expected one of {', '.join(CHECK_KINDS)}, got {kind!r}")
+        checks.append(Check(
+            id=_need(c, "id", cw), kind=kind, claim=_need(c, "claim", cw), where=c.get("where", ""),
+            raw=c, known_miss=c.get("known_miss", ""), quick=bool(c.get("quick", True)),
+        ))
+    document = Document(
+        id=str(m.get("id", d.name)), path=d, title=_need(m, "title", where), short=m.get("short", d.name),
+        source=m.get("source", ""), reference=m.get("reference", ""), seeds=int(m.get("seeds", 1)),
+        assumptions=list(m.get("assumptions", [])), experiments=experiments, values=values, checks=checks,
+    )
+    _check_refs(document)
+    return document
+
+
+def _check_refs(doc: Document) -> None:
+    """Every reference in numbers.toml names an experiment, case and axis value that
+    exist, so a typo fails at once rather than as a check that never runs."""
+    ids = {v.id for v in doc.values}
+    for v in doc.values:
+        if v.ours:
+            _check_ref(doc, v.ours, f"numbers.toml, value '{v.id}'")
+        if v.value is None and not v.unreadable:
+            raise ScenarioError(f"numbers.toml, value '{v.id}': give 'value', or unreadable = true")
+    for c in doc.checks:
+        raw = c.raw
+        where = f"numbers.toml, check '{c.id}'"
+        refs = list(raw.get("items", []))
+        for k in ("ours", "series"):
+            if k in raw:
+                refs.append(raw[k])
+        if not refs:
+            raise ScenarioError(f"{where}: no measurement ('items', 'ours' or 'series')")
+        for r in refs:
+            _check_ref(doc, r, where, allow_star=(c.kind == "trend"))
+        pub = raw.get("published")
+        for p in ([pub] if isinstance(pub, str) else (pub or [])):
+            if p not in ids:
+                raise ScenarioError(f"{where}, key 'published': no value with id {p!r}")
+
+
+def _check_ref(doc: Document, text: str, where: str, allow_star: bool = False) -> Ref:
+    try:
+        ref = parse_ref(text)
+    except ValueError as e:
+        raise ScenarioError(f"{where}: {e}") from None
+    try:
+        ex = doc.experiment(ref.experiment)
+    except KeyError:
+        raise ScenarioError(f"{where}: no experiment {ref.experiment!r} in {text!r}") from None
+    try:
+        ex.case(ref.case)
+    except KeyError:
+        raise ScenarioError(f"{where}: experiment {ref.experiment!r} has no case {ref.case!r}") from None
+    if ex.axis_key is None:
+        if ref.point is not None:
+            raise ScenarioError(f"{where}: experiment {ref.experiment!r} has no axis, so no '@{ref.point}'")
+    elif ref.point is None or (ref.point == "*" and not allow_star) or (
+            ref.point != "*" and ref.point not in [str(v) for v in ex.axis_values]):
+        raise ScenarioError(f"{where}: {text!r}: expected @ one of {ex.axis_values}"
+                            + (" or @*" if allow_star else ""))
+    return ref
+
+
+def point_key(value: Any) -> Optional[str]:
+    return None if value is None else str(value)
+
+
+def split_metric(metric: str) -> Tuple[str, Optional[str]]:
+    """``"flow_throughput_mbps.vegas"`` -> ``("flow_throughput_mbps", "vegas")``."""
+    name, _, flow = metric.partition(".")
+    return name, (flow or None)
