@@ -331,8 +331,11 @@ def test_resume_recomputes_only_missing_partial_and_damaged_runs(small_sweep, tm
     # 4. a half-written temporary directory left by a killed worker
     (runs_dir / f".tmp-{ids[3]}-999-deadbeef").mkdir()
     (runs_dir / f".tmp-{ids[3]}-999-deadbeef" / "flows.parquet").write_bytes(b"PAR1")
-    # ... and sweep.parquet lost
+    # ... and sweep.parquet lost, with the half-written copies of the killed writes
     (out / "sweep.parquet").unlink()
+    (out / ".sweep.parquet.999.deadbeef.tmp").write_bytes(b"PAR1")
+    (out / ".sweep.json.999.deadbeef.tmp").write_text("{")
+    (runs_dir / f".tmp-{ids[3]}-998-deadbeef").write_bytes(b"")  # a file, not a directory
 
     again = run_sweep(small_sweep, out, workers=2, progress=False)
     after = _attempts(out)
@@ -344,6 +347,9 @@ def test_resume_recomputes_only_missing_partial_and_damaged_runs(small_sweep, tm
     pd.testing.assert_frame_equal(
         again.drop(columns=["reused", "wall_s"]), first.drop(columns=["reused", "wall_s"]))
     assert (out / "sweep.parquet").exists()
+    # resuming removed every temporary file (only the lock file starts with a dot)
+    hidden = [p.name for d in (out, runs_dir) for p in d.iterdir() if p.name.startswith(".")]
+    assert hidden == [".sweep.lock"]
 
 
 def test_a_killed_sweep_resumes_without_redoing_or_losing_work(tmp_path, small_scenario):

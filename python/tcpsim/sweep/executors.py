@@ -43,6 +43,7 @@ def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
     results = Results.from_core(raw, scenario_text=task["text"])
     marker = {
         "run_id": task["run_id"],
+        "run_uuid": results.run_uuid,
         "sweep": task["sweep"],
         "params": task["params"],
         "tcpsim_version": __version__,
@@ -61,7 +62,7 @@ def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
 def _run_task_local(task: Dict[str, Any]) -> Dict[str, Any]:
     """Local executor task: runs the scenario and installs the run directory itself."""
     results, marker = _package()._execute(task)
-    installed = _install_run(Path(task["runs_dir"]), task["run_id"], results.save, marker)
+    installed = _install_run(Path(task["runs_dir"]), task["run_id"], results._write_files, marker)
     return {"run_id": task["run_id"], "installed": installed}
 
 
@@ -70,7 +71,7 @@ def _run_task_remote(task: Dict[str, Any]) -> Dict[str, Any]:
     (``{name: bytes}``) and its marker; the client installs them."""
     results, marker = _package()._execute(task)
     with tempfile.TemporaryDirectory(prefix="tcpsim-run-") as tmp:
-        results.save(tmp)
+        results._write_files(Path(tmp))
         files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
     return {"run_id": task["run_id"], "files": files, "marker": marker}
 

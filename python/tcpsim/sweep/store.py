@@ -146,11 +146,20 @@ def default_out(sweep: Sweep) -> Path:
 
 
 def _clean(runs_dir: Path, planned: set) -> None:
-    """Removes what an interrupted sweep left behind (temporary directories) and
-    incomplete run directories of planned runs. Called with the lock held."""
+    """Removes what an interrupted sweep left behind: temporary run directories
+    (``runs/.tmp-*``), half-written files of the atomic writes (``.*.tmp`` in the output
+    and runs directories: sweep.parquet, sweep.json) and incomplete run directories of
+    planned runs. Called with the lock held, so no other sweep is writing them."""
+    for d in (runs_dir.parent, runs_dir):
+        for entry in d.iterdir():
+            if entry.name.startswith(".") and entry.name.endswith(".tmp") and entry.is_file():
+                entry.unlink(missing_ok=True)
     for entry in runs_dir.iterdir():
         if entry.name.startswith(_TMP_PREFIX):
-            shutil.rmtree(entry, ignore_errors=True)
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
         elif entry.name in planned and entry.is_dir() and _read_marker(entry) is None:
             shutil.rmtree(entry, ignore_errors=True)
         elif entry.name in planned and not entry.is_dir():
