@@ -248,8 +248,8 @@ def test_sweep_plot_ci95_and_categorical_x(sweep_table):
     stats = sel.groupby(QUEUE, sort=False)["jain_index"].agg(["mean", "std", "count"])
     _, _, (bars,) = ax.containers[0].lines
     half = [abs(seg[1][1] - seg[0][1]) / 2 for seg in bars.get_segments()]
-    # 2 runs: t(0.975, 1 dof) = 12.706
-    np.testing.assert_allclose(half, 12.706 * stats["std"].to_numpy() / np.sqrt(2), rtol=1e-6)
+    # 2 runs: t(0.975, 1 dof) = 12.706 (printed tables round it to three decimals)
+    np.testing.assert_allclose(half, 12.706 * stats["std"].to_numpy() / np.sqrt(2), rtol=1e-4)
 
 
 def test_sweep_plot_defaults(sweep_table, sweep_dir):

@@ -248,7 +248,9 @@ def test_combination_error_names_the_keys_involved_and_the_run(tmp_path, small_s
     assert "'dumbbell.bottleneck.queue.max_th' = 8" in message
     assert "'flow[0].recovery' = \"reno\", 'seed' = 1" in message
     assert "in the run with" in message
-    assert "line" not in message  # no line numbers of generated text
+    # the line is the spec's line of the first key involved, never one of generated text
+    assert message.startswith(f"{spec}, line 5, [sweep.grid]")
+    assert message.count("line") == 1
 
 
 def test_invalid_base_file_is_reported_with_its_own_line(tmp_path, small_scenario):

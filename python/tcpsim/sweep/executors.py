@@ -173,6 +173,34 @@ def _kill_pool(pool) -> None:
             pass
 
 
+def _connect(distributed, scheduler: Optional[str]):
+    """A new Client of `scheduler` (a LocalCluster when None); SweepError if it cannot
+    be reached within `CONNECT_TIMEOUT` seconds or the address is malformed."""
+    try:
+        if scheduler:
+            return distributed.Client(scheduler, timeout=_package().CONNECT_TIMEOUT,
+                                      set_as_default=False)
+        return distributed.Client(set_as_default=False)  # a LocalCluster
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SweepError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
+
+
+def check_scheduler(scheduler: str) -> None:
+    """Connects to `scheduler` and disconnects: a sweep given a scheduler fails when it
+    cannot reach it, even when every run is already finished and nothing is sent."""
+    try:
+        import distributed
+    except ImportError:
+        raise SweepError(
+            "the Dask executor needs dask.distributed: pip install \"dask[distributed]\""
+        ) from None
+    client = _connect(distributed, scheduler)
+    try:
+        client.close()
+    except Exception:  # pragma: no cover - closing a connected client
+        pass
+
+
 def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Optional[str],
               workers: Optional[int], retries: int, done: Callable[[str], None],
               failed: Callable[[str, str], None]) -> None:
@@ -186,14 +214,7 @@ def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Op
         ) from None
     own = None
     if client is None:
-        try:
-            if scheduler:
-                own = distributed.Client(scheduler, timeout=_package().CONNECT_TIMEOUT, set_as_default=False)
-            else:
-                own = distributed.Client(set_as_default=False)  # a LocalCluster
-        except (OSError, TimeoutError) as e:
-            raise SweepError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
-        client = own
+        own = client = _connect(distributed, scheduler)
     futures = []
     try:
         if workers:
@@ -231,15 +252,23 @@ def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Op
 
 
 class _Progress:
+    """Runs done of a sweep: a tqdm bar (`progress` True), plain lines for logs
+    (``"plain"``, see `tcpsim._progress`), or a callback ``progress(done, total)``."""
+
     def __init__(self, progress, total: int, initial: int, label: str):
         self.total, self.n = total, initial
         self.callback = progress if callable(progress) else None
         self.bar = None
+        self.plain = None
         if progress is True:
             from tqdm.auto import tqdm
 
             self.bar = tqdm(total=total, initial=initial, desc=label, unit="run",
                             file=sys.stderr, dynamic_ncols=True, leave=True)
+        elif progress == "plain":
+            from .._progress import PlainProgress
+
+            self.plain = PlainProgress(label, total, "runs done", initial=initial)
         if self.callback:
             self.callback(self.n, self.total)
 
@@ -249,9 +278,13 @@ class _Progress:
             if failures:
                 self.bar.set_postfix(failed=len(failures), refresh=False)
             self.bar.update(1)
+        if self.plain is not None:
+            self.plain.update(self.n, f"{len(failures)} failed" if failures else "")
         if self.callback:
             self.callback(self.n, self.total)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+        if self.plain is not None:
+            self.plain.finish()
