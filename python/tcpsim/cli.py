@@ -22,7 +22,7 @@ examples:
         redraw the plots of saved results
   tcpsim sweep examples/sweep_red.toml
         run a parameter sweep (grid x seeds) on all cores; see docs/sweeps.md
-  tcpsim sweep examples/sweep_red.toml --scheduler tcp://127.0.0.1:8786
+  tcpsim sweep examples/sweep_red.toml --scheduler tcp://HOST:8786
         the same sweep on a Dask cluster
   tcpsim models
         every congestion control, recovery, receiver, queue, agent and error model

@@ -369,9 +369,12 @@ def _drops_panel(ax, names: List[str], counts: Dict[str, pd.DataFrame], interval
                 continue
             label, color, _ = _DROP_STYLE[key]
             base = np.zeros(len(values)) if bottom is None else bottom.reindex(values.index).fillna(0).to_numpy()
-            # a sample at time t counts the packets of the interval (t - interval, t]
-            ax.bar(values.index, values.to_numpy(), width=-interval, align="edge",
-                   bottom=base, color=color, linewidth=0, label=f"{label}: {total:,}")
+            # a sample at time t counts the packets of the interval (t - interval, t]:
+            # one stacked step patch per kind (thousands of bars draw slowly)
+            t = values.index.to_numpy(dtype=float)
+            edges = np.concatenate([[t[0] - interval], t]) if len(t) else np.zeros(1)
+            ax.stairs(base + values.to_numpy(), edges, baseline=base, fill=True, color=color,
+                      linewidth=0, label=f"{label}: {total:,}")
             bottom = values if bottom is None else bottom.add(values, fill_value=0)
     else:
         palette = _colors(len(names))

@@ -19,7 +19,7 @@ examples:
         run every run of the spec on all local cores; results/sweeps/sweep_red/
   tcpsim sweep examples/sweep_red.toml --out results/red --workers 4
         four local processes, results in results/red/
-  tcpsim sweep examples/sweep_red.toml --scheduler tcp://10.0.0.5:8786
+  tcpsim sweep examples/sweep_red.toml --scheduler tcp://HOST:8786
         run on a Dask cluster (workers need tcpsim installed; results come back here)
   tcpsim sweep examples/sweep_red.toml --dry-run
         check the spec and list the runs, and which are already finished

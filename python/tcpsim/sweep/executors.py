@@ -17,8 +17,13 @@ from .metrics import METRICS_VERSION, run_metrics
 from .spec import SweepError
 from .store import LAYOUT_VERSION, _hostname, _install_run, _iso, _write_payload
 
-#: Seconds to wait for a Dask scheduler to answer.
-CONNECT_TIMEOUT = 30
+#: Seconds to wait for a Dask scheduler to answer (``TCPSIM_CONNECT_TIMEOUT`` or
+#: ``tcpsim sweep --connect-timeout`` change it).
+CONNECT_TIMEOUT = 30.0
+try:
+    CONNECT_TIMEOUT = float(os.environ.get("TCPSIM_CONNECT_TIMEOUT", CONNECT_TIMEOUT))
+except ValueError:  # pragma: no cover - a malformed variable keeps the default
+    pass
 
 
 def _package():
