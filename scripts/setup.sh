@@ -2,7 +2,8 @@
 # Prepares a checkout for use; safe to run again (it only redoes what changed).
 #
 #   - .venv/                 Python virtual environment (created with python3 -m venv)
-#   - Python dependencies    maturin, numpy, pandas, pyarrow, matplotlib, tqdm, pytest
+#   - Python dependencies    maturin, numpy, pandas, pyarrow, matplotlib, tqdm, scipy, rich,
+#                            filelock, tomli-w; for the tests pytest, hypothesis, dask
 #   - tcpsim (editable)      the Rust extension tcpsim._core built in release mode
 #   - target/release/tcpsim-run   the stand-alone scenario runner (cargo build --release)
 #

@@ -248,7 +248,9 @@ def test_combination_error_names_the_keys_involved_and_the_run(tmp_path, small_s
     assert "'dumbbell.bottleneck.queue.max_th' = 8" in message
     assert "'flow[0].recovery' = \"reno\", 'seed' = 1" in message
     assert "in the run with" in message
-    assert "line" not in message  # no line numbers of generated text
+    # the line is the spec's line of the first key involved, never one of generated text
+    assert message.startswith(f"{spec}, line 5, [sweep.grid]")
+    assert message.count("line") == 1
 
 
 def test_invalid_base_file_is_reported_with_its_own_line(tmp_path, small_scenario):
@@ -331,8 +333,11 @@ def test_resume_recomputes_only_missing_partial_and_damaged_runs(small_sweep, tm
     # 4. a half-written temporary directory left by a killed worker
     (runs_dir / f".tmp-{ids[3]}-999-deadbeef").mkdir()
     (runs_dir / f".tmp-{ids[3]}-999-deadbeef" / "flows.parquet").write_bytes(b"PAR1")
-    # ... and sweep.parquet lost
+    # ... and sweep.parquet lost, with the half-written copies of the killed writes
     (out / "sweep.parquet").unlink()
+    (out / ".sweep.parquet.999.deadbeef.tmp").write_bytes(b"PAR1")
+    (out / ".sweep.json.999.deadbeef.tmp").write_text("{")
+    (runs_dir / f".tmp-{ids[3]}-998-deadbeef").write_bytes(b"")  # a file, not a directory
 
     again = run_sweep(small_sweep, out, workers=2, progress=False)
     after = _attempts(out)
@@ -344,6 +349,9 @@ def test_resume_recomputes_only_missing_partial_and_damaged_runs(small_sweep, tm
     pd.testing.assert_frame_equal(
         again.drop(columns=["reused", "wall_s"]), first.drop(columns=["reused", "wall_s"]))
     assert (out / "sweep.parquet").exists()
+    # resuming removed every temporary file (only the lock file starts with a dot)
+    hidden = [p.name for d in (out, runs_dir) for p in d.iterdir() if p.name.startswith(".")]
+    assert hidden == [".sweep.lock"]
 
 
 def test_a_killed_sweep_resumes_without_redoing_or_losing_work(tmp_path, small_scenario):

@@ -22,7 +22,7 @@ def read_scenario(scenario: ScenarioLike) -> Tuple[str, str]:
     """
     if isinstance(scenario, os.PathLike):
         path = Path(scenario)
-        return path.read_text(encoding="utf-8"), str(path)
+        return read_text(path), str(path)
     if not isinstance(scenario, str):
         raise TypeError(
             f"scenario must be a path or TOML text, not {type(scenario).__name__}"
@@ -30,10 +30,27 @@ def read_scenario(scenario: ScenarioLike) -> Tuple[str, str]:
     if "\n" not in scenario and (
         os.path.isfile(scenario) or scenario.strip().lower().endswith(".toml")
     ):
-        return Path(scenario).read_text(encoding="utf-8"), scenario
+        return read_text(Path(scenario)), scenario
     if "\n" in scenario or "=" in scenario:
         return scenario, "<string>"
     raise FileNotFoundError(f"scenario file not found: {scenario}")
+
+
+def read_text(path: Path) -> str:
+    """The text of a UTF-8 file. A file that is not UTF-8 text raises
+    `tcpsim.ScenarioError` naming the file, the line and the column of the first byte
+    that is not; a missing or unreadable file raises OSError."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        what = "a binary file" if b"\0" in data[:4096] else "not UTF-8 text"
+        raise _core.ScenarioError(
+            f"{path}, line {line}: {what}: byte 0x{data[e.start]:02x} at column {column} is "
+            "not UTF-8 (scenario and sweep files are UTF-8 TOML)"
+        ) from None
 
 
 def validate(scenario: ScenarioLike) -> None:

@@ -22,7 +22,7 @@ examples:
         redraw the plots of saved results
   tcpsim sweep examples/sweep_red.toml
         run a parameter sweep (grid x seeds) on all cores; see docs/sweeps.md
-  tcpsim sweep examples/sweep_red.toml --scheduler tcp://127.0.0.1:8786
+  tcpsim sweep examples/sweep_red.toml --scheduler tcp://HOST:8786
         the same sweep on a Dask cluster
   tcpsim models
         every congestion control, recovery, receiver, queue, agent and error model
@@ -123,6 +123,53 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Runs the command line; returns the exit status. Never shows a Python traceback:
+    every failure is one ``tcpsim: error: ...`` line on standard error (set
+    ``TCPSIM_DEBUG=1`` to see the traceback of an unexpected error)."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`tcpsim models | head`): stop quietly, as `cat` does,
+        # with the shell's status for a process ended by SIGPIPE.
+        _quiet_stdout()
+        return 141
+    except KeyboardInterrupt:
+        print("tcpsim: interrupted", file=sys.stderr)
+        return 130
+    except RecursionError:
+        return _fail("the input is nested too deeply to read")
+    except MemoryError:
+        return _fail("out of memory", status=1)
+    except SystemExit:
+        raise
+    except Exception as e:  # a bug, or an input nobody foresaw: one line, not a traceback
+        import os
+
+        if os.environ.get("TCPSIM_DEBUG"):
+            raise
+        return _fail(f"unexpected {type(e).__name__}: {_one_line(e)} (this is a bug in "
+                     "tcpsim; TCPSIM_DEBUG=1 shows where)", status=1)
+
+
+def _one_line(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _quiet_stdout() -> None:
+    """Points standard output at /dev/null so that the interpreter's final flush does
+    not fail again on the closed pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
@@ -133,28 +180,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    try:
-        if args.command == "run":
-            return _cmd_run(args)
-        if args.command == "validate":
-            return _cmd_validate(args)
-        if args.command == "plot":
-            return _cmd_plot(args)
-        if args.command == "models":
-            from .models_cli import cli_main as models_main
+    if args.command == "run":
+        return _cmd_run(args)
+    if args.command == "validate":
+        return _cmd_validate(args)
+    if args.command == "plot":
+        return _cmd_plot(args)
+    if args.command == "models":
+        from .models_cli import cli_main as models_main
 
-            return models_main(args)
-        if args.command == "sweep":
-            from .sweep import cli_main as sweep_main
+        return models_main(args)
+    if args.command == "sweep":
+        from .sweep import cli_main as sweep_main
 
-            return sweep_main(args)
-        if args.command == "reproduce":
-            from .reproduce.cli import cli_main as reproduce_main
+        return sweep_main(args)
+    if args.command == "reproduce":
+        from .reproduce.cli import cli_main as reproduce_main
 
-            return reproduce_main(args)
-    except KeyboardInterrupt:
-        print("tcpsim: interrupted", file=sys.stderr)
-        return 130
+        return reproduce_main(args)
     parser.error(f"unknown command {args.command}")
     return 2
 
@@ -174,15 +217,30 @@ def _cmd_run(args) -> int:
         text, name = read_scenario(Path(args.scenario))
     except OSError as e:
         return _fail(f"cannot read scenario {args.scenario}: {e.strerror or e}")
+    except ScenarioError as e:
+        return _fail(str(e))
+    if _is_sweep_spec(text):
+        return _fail(f"{args.scenario} is a sweep spec, not a scenario; run it with "
+                     f"`tcpsim sweep {args.scenario}`")
 
     out = args.out
     if out is None and (args.csv or args.plot):
         out = str(Path("results") / Path(args.scenario).stem)
 
+    label = Path(args.scenario).stem
     show_bar = not args.quiet and sys.stderr.isatty()
     try:
-        with ProgressBar(Path(args.scenario).stem, delay=1.0, disable=not show_bar) as bar:
-            raw = _core.run_toml(text, name, bar.update if show_bar else None, output_dir=out)
+        if not args.quiet and not show_bar:  # logs and CI: a plain line now and then
+            from ._progress import PlainProgress
+
+            plain = PlainProgress(label, 1.0, "simulated time", percent=True)
+            raw = _core.run_toml(text, name, plain.update, output_dir=out)
+            plain.n = 1.0
+            plain.finish()
+        else:
+            with ProgressBar(label, delay=1.0, disable=not show_bar) as bar:
+                raw = _core.run_toml(text, name, bar.update if show_bar else None,
+                                     output_dir=out)
     except ScenarioError as e:
         return _fail(str(e))
     results = Results.from_core(raw, scenario_text=text)
@@ -209,22 +267,54 @@ def _cmd_run(args) -> int:
     return 0
 
 
+def _is_sweep_spec(text: str) -> bool:
+    """Whether TOML text is a sweep spec (has a top-level [sweep] table)."""
+    import re
+
+    return re.search(r"^\s*\[\s*sweep\s*[.\]]", text, re.M) is not None
+
+
 def _cmd_validate(args) -> int:
+    """Checks scenarios and sweep specs. A sweep spec is expanded and every run
+    validated, as `tcpsim sweep --dry-run` does; results directories and other files
+    are named for what they are, with the command that takes them."""
     from . import ScenarioError, validate
+    from .api import read_scenario
 
     status = 0
-    for scenario in args.scenarios:
+    for item in args.scenarios:
+        path = Path(item)
         try:
-            validate(Path(scenario))
-            print(f"{scenario}: ok")
+            if path.is_dir():
+                kind = _directory_kind(path)
+                raise ScenarioError(f"{item} is {kind}, not a scenario file")
+            text, _ = read_scenario(path)
+            if _is_sweep_spec(text):
+                from .sweep import Sweep
+
+                sweep = Sweep.from_spec(path)
+                n = len(sweep.runs())
+                print(f"{item}: ok (sweep spec, {n} run{'s' if n != 1 else ''}; "
+                      f"run it with `tcpsim sweep {item}`)")
+            else:
+                validate(path)
+                print(f"{item}: ok")
         except ScenarioError as e:
             print(f"tcpsim: error: {e}", file=sys.stderr)
             status = 2
         except OSError as e:
-            print(f"tcpsim: error: cannot read scenario {scenario}: {e.strerror or e}",
+            print(f"tcpsim: error: cannot read scenario {item}: {e.strerror or e}",
                   file=sys.stderr)
             status = 2
     return status
+
+
+def _directory_kind(d: Path) -> str:
+    if (d / "sweep.parquet").exists() or (d / "sweep.json").exists():
+        return "a sweep output directory (`tcpsim plot` draws it)"
+    if (d / "flows.parquet").exists() or (d / "flows.csv").exists():
+        return "a results directory (`tcpsim plot` draws it)"
+    return "a directory"
 
 
 def _cmd_plot(args) -> int:
@@ -348,7 +438,9 @@ def format_flows(flows) -> str:
     tail = f"total goodput {total:.3f} Mbps"
     tcp = flows[flows["type"] == "tcp"]["goodput_bps"] if "type" in flows else flows.get("goodput_bps")
     if tcp is not None and len(tcp) > 1:
-        tail += f", Jain fairness index {jain_index(tcp.to_numpy(dtype=float)):.3f}"
+        from .analysis import jain
+
+        tail += f", Jain fairness index {jain(tcp):.3f}"
     return f"Flows\n{table}\n{tail}"
 
 
@@ -385,15 +477,6 @@ def format_queues(queues, links=None, limit: int = 8) -> str:
     return f"Queues\n{table}{tail}"
 
 
-def jain_index(x) -> float:
-    """Jain's fairness index (sum x)^2 / (n sum x^2): 1 = equal shares, 1/n = one flow takes all."""
-    import numpy as np
-
-    x = np.asarray(x, dtype=float)
-    denom = len(x) * float(np.sum(x * x))
-    return float(np.sum(x)) ** 2 / denom if denom > 0 else float("nan")
-
-
 def _num(value, scale: float, fmt: str) -> str:
     try:
         v = float(value)
@@ -410,15 +493,22 @@ def _int(value) -> str:
 
 
 def _table(header: List[str], rows: List[List[str]], right: List[bool]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(header)]
+    """A plain-text table (rich, without colour): header, rule, one line per row."""
+    import io
 
-    def line(cells):
-        return "  ".join(c.rjust(w) if r else c.ljust(w)
-                         for c, w, r in zip(cells, widths, right)).rstrip()
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
 
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(header), rule] + [line(r) for r in rows])
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    for h, r in zip(header, right):
+        table.add_column(h, justify="right" if r else "left", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
+    buf = io.StringIO()
+    Console(file=buf, width=100_000, color_system=None, highlight=False, markup=False,
+            emoji=False, soft_wrap=False).print(table)
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
 
 
 if __name__ == "__main__":  # pragma: no cover

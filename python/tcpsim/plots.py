@@ -35,6 +35,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullLocator
+
+from . import units
 
 from .results import PathLike, Results
 
@@ -366,9 +369,12 @@ def _drops_panel(ax, names: List[str], counts: Dict[str, pd.DataFrame], interval
                 continue
             label, color, _ = _DROP_STYLE[key]
             base = np.zeros(len(values)) if bottom is None else bottom.reindex(values.index).fillna(0).to_numpy()
-            # a sample at time t counts the packets of the interval (t - interval, t]
-            ax.bar(values.index, values.to_numpy(), width=-interval, align="edge",
-                   bottom=base, color=color, linewidth=0, label=f"{label}: {total:,}")
+            # a sample at time t counts the packets of the interval (t - interval, t]:
+            # one stacked step patch per kind (thousands of bars draw slowly)
+            t = values.index.to_numpy(dtype=float)
+            edges = np.concatenate([[t[0] - interval], t]) if len(t) else np.zeros(1)
+            ax.stairs(base + values.to_numpy(), edges, baseline=base, fill=True, color=color,
+                      linewidth=0, label=f"{label}: {total:,}")
             bottom = values if bottom is None else bottom.add(values, fill_value=0)
     else:
         palette = _colors(len(names))
@@ -510,20 +516,14 @@ DEFAULT_SWEEP_METRICS = ("goodput_bps", "jain_index", "bottleneck_utilization",
 
 _NOT_PARAMETERS = set(SWEEP_METRICS) | {"bottleneck", "reused", "run_id"}
 
-# two-sided 95 % Student t quantiles, by degrees of freedom
-_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
-         16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 25: 2.060, 30: 2.042,
-         40: 2.021, 60: 2.000, 120: 1.980}
-
-
 def _t975(dof: int) -> float:
+    """The 0.975 quantile of Student's t with `dof` degrees of freedom (scipy.stats):
+    the half-width factor of a two-sided 95 % confidence interval."""
     if dof < 1:
         return float("nan")
-    if dof in _T975:
-        return _T975[dof]
-    larger = [k for k in _T975 if k > dof]
-    return _T975[min(larger)] if larger else 1.960
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, dof))
 
 
 def _metric_label(column: str) -> Tuple[str, str, float]:
@@ -598,6 +598,19 @@ def _is_numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
 
 
+def _quantities(series: pd.Series):
+    """``({value: number}, dimension)`` when a parameter column holds quantities with
+    units of one kind (``"50p"``, ``"10Mbps"``), else None (`tcpsim.units`)."""
+    if _is_numeric(series) or pd.api.types.is_bool_dtype(series):
+        return None
+    return units.numeric(pd.unique(series))
+
+
+def _orderable(series: pd.Series) -> bool:
+    """Numbers, or quantities with units: placed and sorted by value."""
+    return _is_numeric(series) or _quantities(series) is not None
+
+
 def _determined_by(table: pd.DataFrame, keys: List[str], column: str) -> bool:
     """True if `column` takes one value for each combination of `keys` (a linked key)."""
     if not keys:
@@ -609,7 +622,7 @@ def _determined_by(table: pd.DataFrame, keys: List[str], column: str) -> bool:
 def _default_x(table: pd.DataFrame, varying: List[str]) -> str:
     if not varying:
         return "seed"
-    numeric = [c for c in varying if _is_numeric(table[c])]
+    numeric = [c for c in varying if _orderable(table[c])]
     pool = numeric or varying
     return max(pool, key=lambda c: (table[c].nunique(), -varying.index(c)))
 
@@ -617,7 +630,7 @@ def _default_x(table: pd.DataFrame, varying: List[str]) -> str:
 def _default_hue(table: pd.DataFrame, candidates: List[str]) -> Optional[str]:
     if not candidates:
         return None
-    return min(candidates, key=lambda c: (table[c].nunique(), _is_numeric(table[c]),
+    return min(candidates, key=lambda c: (table[c].nunique(), _orderable(table[c]),
                                           candidates.index(c)))
 
 
@@ -702,8 +715,14 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
     df["_y"] = df[y].astype(float) * scale
     x_numeric = _is_numeric(df[x])
     x_values = list(pd.unique(df[x]))
+    quantities = _quantities(df[x])
     if x_numeric:
         x_values = sorted(x_values)
+    elif quantities is not None:  # "50p", "10Mbps": placed by value, labelled as written
+        x_numeric = True
+        x_values = sorted(x_values, key=quantities[0].get)
+    x_pos = {v: (quantities[0][v] if quantities else float(v)) for v in x_values} \
+        if x_numeric else {v: float(i) for i, v in enumerate(x_values)}
     x_labels = _value_labels(x_values)
     group_labels = {c: _value_labels(list(pd.unique(df[c]))) for c in groups}
 
@@ -711,8 +730,14 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
     if groups:
         keyed = df.groupby([df[c] for c in groups], sort=False, dropna=False)
         parts = [((k,) if not isinstance(k, tuple) else k, sub) for k, sub in keyed]
-        # hue values in the order they first appear, then the folded parameters
-        order = {c: {v: i for i, v in enumerate(pd.unique(df[c]))} for c in groups}
+        # hue values by value when they are numbers or quantities, else in the order
+        # they first appear; then the folded parameters
+        order = {}
+        for c in groups:
+            vals = list(pd.unique(df[c]))
+            if _orderable(df[c]):
+                vals = sorted(vals, key=units.sort_key)
+            order[c] = {v: i for i, v in enumerate(vals)}
         parts.sort(key=lambda kv: tuple(order[c].get(v, -1) for c, v in zip(groups, kv[0])))
     else:
         parts = [((), df)]
@@ -724,13 +749,18 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
     markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
     styles = ["-", "--", ":", "-."]
     n_groups = len(parts)
-    if x_numeric:
-        span = np.diff(np.asarray(x_values, dtype=float))
+    xs_all = np.asarray([x_pos[v] for v in x_values], dtype=float)
+    log_x = bool(x_numeric and quantities is not None and xs_all.size > 2
+                 and xs_all.min() > 0 and xs_all.max() / xs_all.min() >= 20)
+    if log_x:
+        dodge = 0.0
+    elif x_numeric:
+        span = np.diff(xs_all)
         gap = float(span.min()) if span.size else 1.0
         dodge = 0.06 * gap
     else:
         dodge = 0.08
-    positions = {v: (float(v) if x_numeric else i) for i, v in enumerate(x_values)}
+    positions = x_pos
     runs_per_point = []
     for gi, (key, sub) in enumerate(parts):
         stats = sub.groupby(df.loc[sub.index, x], sort=False)["_y"].agg(["mean", "std", "count"])
@@ -763,8 +793,18 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
         ax.set_xticklabels([x_labels[v] for v in x_values],
                            rotation=20 if max(len(x_labels[v]) for v in x_values) > 12 else 0)
         ax.set_xlim(-0.5, len(x_values) - 0.5)
-    elif len(x_values) <= 12:
-        ax.set_xticks([float(v) for v in x_values])
+    else:
+        if log_x:
+            ax.set_xscale("log")
+        if quantities is not None and len(x_values) > 12:
+            from matplotlib.ticker import EngFormatter
+
+            ax.xaxis.set_major_formatter(EngFormatter(unit=units.UNITS[quantities[1]]))
+    if x_numeric and len(x_values) <= 12:
+        ax.set_xticks([positions[v] for v in x_values])
+        ax.xaxis.set_minor_locator(NullLocator())
+        if quantities is not None:
+            ax.set_xticklabels([str(v) for v in x_values])
         if linked:
             ticks = []
             for v in x_values:
@@ -773,6 +813,8 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
                 ticks.append(f"{_fmt_value(v)}\n({extra})")
             ax.set_xticklabels(ticks, fontsize="small")
     xlabel = x
+    if quantities is not None:
+        xlabel += f" ({units.UNITS[quantities[1]]})"
     if linked:
         xlabel += "\n(varied together with " + ", ".join(linked) + ")"
     what = _metric_label(y)[0]

@@ -10,15 +10,28 @@ A results directory holds::
     scenario.toml        the scenario text that produced them (when known)
     *.csv                the same tables as CSV, when asked for
 
-Every file is written atomically (to a temporary file in the same directory, then
-renamed over the target), so a reader never sees half a table and an interrupted save
-leaves the previous results intact.
+A save is atomic as a whole: every file is written into a temporary directory beside
+the target, which then takes the target's place in one rename (Linux: ``renameat2``
+with ``RENAME_EXCHANGE``; elsewhere two renames, undone by the next `load_results` or
+save if interrupted between them). An interrupted save therefore leaves the old results
+or the new ones, never a mix. Files in the directory that a save does not write (plots,
+trace files, notes) are kept.
+
+Every file carries the run's id (``run_uuid``, a random UUID given to each run when it
+finishes): ``summary.json`` holds it with the SHA-256 of every other file, and each
+Parquet table holds it in its metadata (key ``tcpsim.run_uuid``). `load_results` refuses
+a directory whose files come from different runs (`MixedResultsError`).
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import hashlib
 import json
 import os
+import shutil
+import sys
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +40,17 @@ from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Union
 import pandas as pd
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+#: Key of the run's id in summary.json and in each Parquet table's metadata.
+RUN_UUID = "run_uuid"
+_PARQUET_KEY = b"tcpsim.run_uuid"
+#: summary.json key listing ``{file name: sha256}`` of the other files of the run.
+_FILES_KEY = "files_sha256"
+
+
+class MixedResultsError(ValueError):
+    """A results directory holds files of different runs (or a file changed after the
+    save), so its tables cannot be trusted together."""
 
 #: The tables of a run, in the order they are written.
 TABLES = ("flows", "queues", "links", "timeseries")
@@ -97,7 +121,15 @@ class Results:
         summary = raw.get("summary") or "{}"
         if isinstance(summary, str):
             summary = json.loads(summary)
-        return cls(summary=dict(summary), scenario_text=scenario_text, **tables)
+        summary = dict(summary)
+        summary.setdefault(RUN_UUID, uuid.uuid4().hex)
+        return cls(summary=summary, scenario_text=scenario_text, **tables)
+
+    @property
+    def run_uuid(self) -> Optional[str]:
+        """The run's id (a UUID in hex), carried by every file `save` writes."""
+        value = self.summary.get(RUN_UUID)
+        return str(value) if value is not None else None
 
     # ------------------------------------------------------------------ queries
 
@@ -127,21 +159,57 @@ class Results:
         """Writes the results to `directory` (created if needed) and returns its path.
 
         Each table becomes ``<table>.parquet`` (and ``<table>.csv`` with ``csv=True``);
-        the summary becomes ``summary.json``. Every file is replaced atomically.
+        the summary becomes ``summary.json``, the scenario ``scenario.toml``. The save is
+        atomic as a whole (see the module docstring): the files are written into a
+        temporary directory beside `directory`, which then replaces it; other files
+        already in `directory` (plots, traces) are carried over. Results without a run
+        id get one here.
         """
         out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
+        _recover(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.exists() and not out.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(out))
+        tmp = out.parent / f".{out.name}{_TMP_TAG}{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        tmp.mkdir()
+        try:
+            self._write_files(tmp, csv=csv)
+            if out.is_dir():
+                _carry_over(out, tmp)
+                _swap(tmp, out)
+            else:
+                os.rename(tmp, out)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return out
+
+    def _write_files(self, directory: Path, csv: bool = False) -> None:
+        """Writes every file of the results into the existing `directory` (not
+        atomically: `save` and the sweeps' run directories make that atomic)."""
+        if self.run_uuid is None:
+            self.summary[RUN_UUID] = uuid.uuid4().hex
+        rid = self.run_uuid
+        hashes: Dict[str, str] = {}
         for name in TABLES:
             df = getattr(self, name)
-            _atomic_write(out / f"{name}.parquet", lambda p, df=df: df.to_parquet(p, index=False))
+            _write_parquet(df, directory / f"{name}.parquet", rid)
             if csv:
-                _atomic_write(out / f"{name}.csv", lambda p, df=df: df.to_csv(p, index=False))
-        text = json.dumps(self.summary, indent=2, sort_keys=True, default=str) + "\n"
-        _atomic_write(out / "summary.json", lambda p: p.write_text(text, encoding="utf-8"))
+                path = directory / f"{name}.csv"
+                df.to_csv(path, index=False)
+                hashes[path.name] = _sha256(path)
         if self.scenario_text is not None:
-            scenario = self.scenario_text
-            _atomic_write(out / "scenario.toml", lambda p: p.write_text(scenario, encoding="utf-8"))
-        return out
+            path = directory / "scenario.toml"
+            path.write_text(self.scenario_text, encoding="utf-8")
+            hashes[path.name] = _sha256(path)
+        summary = dict(self.summary)
+        summary[_FILES_KEY] = hashes
+        text = json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n"
+        (directory / "summary.json").write_text(text, encoding="utf-8")
+
+    def _repr_html_(self) -> str:
+        """A notebook view: the run's facts, the flows and the busiest queues."""
+        return _html(self)
 
     def __repr__(self) -> str:
         return (
@@ -152,24 +220,201 @@ class Results:
 
 def load_results(directory: PathLike) -> Results:
     """Reads a results directory written by `Results.save` (or CSVs as `tcpsim-run
-    --csv` writes them: each table is read from Parquet if present, else from CSV)."""
+    --csv` writes them: each table is read from Parquet if present, else from CSV).
+
+    Raises `MixedResultsError` (a ValueError) when the files come from different runs:
+    a Parquet table or summary.json with another run id, or a CSV or scenario.toml whose
+    checksum differs from the one summary.json recorded. Directories without run ids
+    (written by ``tcpsim-run`` or an older tcpsim) are read as they are."""
     d = Path(directory)
+    _recover(d)
     if not d.is_dir():
         raise FileNotFoundError(f"no results directory: {d}")
+    summary_path = d / "summary.json"
+    summary: Dict[str, Any] = {}
+    if summary_path.exists():
+        try:
+            summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ValueError(f"{summary_path}: not a JSON summary ({e})") from None
+        if not isinstance(summary, dict):
+            raise ValueError(f"{summary_path}: not a JSON object")
+    hashes = summary.pop(_FILES_KEY, None)
+    expected = summary.get(RUN_UUID)
+    origin = "summary.json"
+    found: Dict[str, Optional[str]] = {}
     tables = {}
     for name in TABLES:
         parquet, csv = d / f"{name}.parquet", d / f"{name}.csv"
         if parquet.exists():
-            tables[name] = pd.read_parquet(parquet)
+            tables[name], found[parquet.name] = _read_parquet(parquet)
         elif csv.exists():
             tables[name] = pd.read_csv(csv)
         else:
             raise FileNotFoundError(f"{d}: neither {parquet.name} nor {csv.name} found")
-    summary_path = d / "summary.json"
-    summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.exists() else {}
+    if expected is None:
+        ids = {v for v in found.values() if v is not None}
+        if ids:  # tables with ids but no summary (or one without an id)
+            expected, origin = next(iter(ids)), next(k for k, v in found.items() if v)
+    if expected is not None:
+        for fname, rid in found.items():
+            if rid != expected:
+                raise MixedResultsError(
+                    f"{d}: files from different runs: {fname} is "
+                    f"{'from run ' + rid if rid else 'without a run id'}, {origin} from run "
+                    f"{expected}; the directory was written by more than one save (save the "
+                    "results again, or run the scenario again)")
+        if isinstance(hashes, dict):
+            for fname, digest in hashes.items():
+                path = d / str(fname)
+                if path.exists() and _sha256(path) != digest:
+                    raise MixedResultsError(
+                        f"{d}: files from different runs: {fname} is not the file saved with "
+                        f"run {expected} (its checksum differs); save the results again")
+            for name in TABLES:
+                path = d / f"{name}.csv"
+                if path.exists() and path.name not in hashes:
+                    raise MixedResultsError(
+                        f"{d}: files from different runs: {path.name} was not written with "
+                        f"run {expected}; remove it or save the results again")
     scenario_path = d / "scenario.toml"
     scenario = scenario_path.read_text(encoding="utf-8") if scenario_path.exists() else None
     return Results(summary=summary, scenario_text=scenario, **tables)
+
+
+# ---------------------------------------------------------------------------- files
+
+#: Marks the temporary directories of a save (``.<name>.tmp-<pid>-<hex>``) and the
+#: old directory during a two-rename swap (``.<name>.old-<pid>-<hex>``).
+_TMP_TAG = ".tmp-"
+_OLD_TAG = ".old-"
+
+
+def _write_parquet(df: pd.DataFrame, path: Path, rid: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[_PARQUET_KEY] = rid.encode()
+    pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def _read_parquet(path: Path):
+    """(DataFrame, run id or None) of a Parquet table."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    rid = (table.schema.metadata or {}).get(_PARQUET_KEY)
+    return table.to_pandas(), (rid.decode() if rid is not None else None)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _result_names() -> set:
+    names = {f"{t}.parquet" for t in TABLES} | {f"{t}.csv" for t in TABLES}
+    return names | {"summary.json", "scenario.toml"}
+
+
+def _carry_over(old: Path, new: Path) -> None:
+    """Links (or copies) into `new` what `old` holds besides result files: plots, trace
+    directories, notes. The old result files are not carried: they belong to the old
+    run."""
+    keep = _result_names()
+    for entry in old.iterdir():
+        if entry.name in keep or (new / entry.name).exists():
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.copytree(entry, new / entry.name, symlinks=True, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(entry, new / entry.name)
+
+
+def _link_or_copy(src, dst) -> None:
+    try:
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), dst)
+        else:
+            os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swaps two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where the
+    system or file system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _swap(new: Path, target: Path) -> None:
+    """Puts directory `new` in the place of directory `target` and removes the old one."""
+    if _exchange(new, target):
+        shutil.rmtree(new, ignore_errors=True)  # now holds the old results
+        return
+    old = target.parent / f".{target.name}{_OLD_TAG}{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    os.rename(target, old)
+    # An interruption here leaves `target` missing and `old` beside it: `_recover`
+    # (called by every load and save) renames it back.
+    os.rename(new, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _recover(target: Path) -> None:
+    """Undoes a save interrupted between the two renames of `_swap`: `target` missing
+    and its old copy beside it. Stale temporary directories of interrupted saves are
+    left alone (another process may be writing them); sweeps remove theirs."""
+    if target.exists() or not target.parent.is_dir():
+        return
+    prefix = f".{target.name}{_OLD_TAG}"
+    olds = sorted((p for p in target.parent.iterdir() if p.name.startswith(prefix)),
+                  key=lambda p: p.stat().st_mtime)
+    if olds:
+        try:
+            os.rename(olds[-1], target)
+        except OSError:
+            pass
+
+
+def _html(results: "Results") -> str:
+    import html
+
+    s = results.summary
+    facts = []
+    for key, label in (("duration_s", "simulated s"), ("seed", "seed"), ("events", "events"),
+                       ("wall_seconds", "wall s"), (RUN_UUID, "run")):
+        if key in s:
+            facts.append(f"<b>{label}</b> {html.escape(str(s[key]))}")
+    parts = [f"<div><p>tcpsim Results: {len(results.flows)} flows, {len(results.queues)} "
+             f"queues, {len(results.timeseries)} time-series samples<br>{' · '.join(facts)}</p>"]
+    cols = [c for c in ("name", "type", "recovery", "cc", "goodput_bps", "retransmits",
+                        "timeouts", "rtt_mean_s") if c in results.flows]
+    if len(results.flows):
+        parts.append("<p><b>flows</b></p>" + results.flows[cols].head(50).to_html(index=False))
+    if len(results.queues):
+        q = results.queues.sort_values("arrivals", ascending=False).head(10)
+        parts.append("<p><b>queues</b> (busiest 10)</p>" + q.to_html(index=False))
+    parts.append("</div>")
+    return "".join(parts)
 
 
 def _atomic_write(path: Path, write: Callable[[Path], Any]) -> None:

@@ -47,14 +47,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import keyword
-import math
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Union
 
-from ._toml import toml_key as _toml_key, toml_string as _toml_string
+from ._toml import toml_key as _toml_key, toml_scalar as _toml_scalar
 from . import _core
 from . import models as _models
 from .models import Model
@@ -739,18 +738,9 @@ def _tables(data: Dict[str, Any], key: str) -> List[Dict[str, Any]]:
 
 
 def _toml_value(value: Any, path: str) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return _toml_string(value)
+    """A value of the scenario on one line; tomli-w writes (and escapes) every scalar.
+    numpy scalars become Python numbers; anything else TOML cannot hold is an error
+    naming the key."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v, f"{path}[{i}]") for i, v in enumerate(value)) + "]"
     if isinstance(value, dict):
@@ -759,16 +749,17 @@ def _toml_value(value: Any, path: str) -> str:
         return "{ " + ", ".join(
             f"{_toml_key(k)} = {_toml_value(v, f'{path}.{k}')}" for k, v in value.items()
         ) + " }"
-    try:  # numpy scalars and the like
+    if not isinstance(value, (str, bool, int, float)):
         import numbers
 
         if isinstance(value, numbers.Integral):
-            return str(int(value))
-        if isinstance(value, numbers.Real):
-            return _toml_value(float(value), path)
-    except Exception:  # pragma: no cover - defensive
-        pass
-    raise _toml_error(path, f"cannot write {type(value).__name__} {value!r} to TOML; expected a string, number, bool or list")
+            value = int(value)
+        elif isinstance(value, numbers.Real):
+            value = float(value)
+        else:
+            raise _toml_error(path, f"cannot write {type(value).__name__} {value!r} to TOML; "
+                                    "expected a string, number, bool or list")
+    return _toml_scalar(value)
 
 
 def _dump_toml(doc: Dict[str, Any]) -> str:

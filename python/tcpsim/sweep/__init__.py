@@ -48,13 +48,14 @@ from .keys import canonical_toml  # noqa: F401
 from .metrics import METRICS, METRICS_VERSION, run_metrics  # noqa: F401
 from .store import LAYOUT_VERSION, MARKER, _Lock, default_out, is_finished, load_sweep  # noqa: F401
 from .executors import CONNECT_TIMEOUT, _execute  # noqa: F401
-from .runner import run_sweep  # noqa: F401
+from .runner import SeedWarning, identical_seed_points, run_sweep  # noqa: F401
 from .cli import CLI_EPILOG, add_cli, cli_main, format_sweep  # noqa: F401
 
 __all__ = [
     "Sweep",
     "Run",
     "SweepError",
+    "SeedWarning",
     "run_sweep",
     "load_sweep",
     "run_metrics",

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .._core import ScenarioError
-from .runner import run_sweep
+from .runner import SeedWarning, run_sweep
 from .spec import Run, Sweep, SweepError, _short
 from .store import _read_marker, default_out
 
@@ -19,7 +19,7 @@ examples:
         run every run of the spec on all local cores; results/sweeps/sweep_red/
   tcpsim sweep examples/sweep_red.toml --out results/red --workers 4
         four local processes, results in results/red/
-  tcpsim sweep examples/sweep_red.toml --scheduler tcp://10.0.0.5:8786
+  tcpsim sweep examples/sweep_red.toml --scheduler tcp://HOST:8786
         run on a Dask cluster (workers need tcpsim installed; results come back here)
   tcpsim sweep examples/sweep_red.toml --dry-run
         check the spec and list the runs, and which are already finished
@@ -64,6 +64,9 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
                    help="check the spec and list its runs without running anything")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing but errors (no progress bar, no table)")
+    p.add_argument("--connect-timeout", metavar="SECONDS", type=float,
+                   help="with --scheduler: give up connecting after this many seconds "
+                        "(default 30)")
     return p
 
 
@@ -87,10 +90,26 @@ def cli_main(args) -> int:
             print(_dry_run_listing(sweep, runs, out / "runs"))
         return 0
 
-    show_bar = not args.quiet and sys.stderr.isatty()
+    if args.connect_timeout is not None:
+        if not args.connect_timeout > 0:
+            return fail("--connect-timeout must be a positive number of seconds", 2)
+        from .. import sweep as package
+
+        package.CONNECT_TIMEOUT = args.connect_timeout
+    # a bar on a terminal; plain lines now and then in logs and CI
+    progress = False if args.quiet else (True if sys.stderr.isatty() else "plain")
+    import warnings
+
     try:
-        table = run_sweep(sweep, out, scheduler=args.scheduler, workers=args.workers,
-                          progress=show_bar)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", SeedWarning)
+            table = run_sweep(sweep, out, scheduler=args.scheduler, workers=args.workers,
+                              progress=progress)
+        for w in caught:
+            if issubclass(w.category, SeedWarning):
+                print(f"tcpsim: warning: {w.message}", file=sys.stderr)
+            else:
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     except ScenarioError as e:
         return fail(str(e), 2)
     except SweepError as e:
@@ -140,6 +159,11 @@ def format_sweep(table, sweep: Optional[Sweep] = None, limit: int = 40) -> str:
     agg = {c: "mean" for c in cols}
     agg["seed"] = "count"
     if keys:
+        from ..units import sort_key
+
+        # grid points by value: numbers and quantities with units ("50p" < "100p")
+        order = sorted(range(len(t)), key=lambda i: tuple(sort_key(t[k].iloc[i]) for k in keys))
+        t = t.iloc[order]
         g = t.groupby([t[k].astype(str) for k in keys], sort=False).agg(agg).reset_index()
     else:
         g = t.agg(agg).to_frame().T

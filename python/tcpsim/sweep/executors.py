@@ -17,8 +17,13 @@ from .metrics import METRICS_VERSION, run_metrics
 from .spec import SweepError
 from .store import LAYOUT_VERSION, _hostname, _install_run, _iso, _write_payload
 
-#: Seconds to wait for a Dask scheduler to answer.
-CONNECT_TIMEOUT = 30
+#: Seconds to wait for a Dask scheduler to answer (``TCPSIM_CONNECT_TIMEOUT`` or
+#: ``tcpsim sweep --connect-timeout`` change it).
+CONNECT_TIMEOUT = 30.0
+try:
+    CONNECT_TIMEOUT = float(os.environ.get("TCPSIM_CONNECT_TIMEOUT", CONNECT_TIMEOUT))
+except ValueError:  # pragma: no cover - a malformed variable keeps the default
+    pass
 
 
 def _package():
@@ -43,6 +48,7 @@ def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
     results = Results.from_core(raw, scenario_text=task["text"])
     marker = {
         "run_id": task["run_id"],
+        "run_uuid": results.run_uuid,
         "sweep": task["sweep"],
         "params": task["params"],
         "tcpsim_version": __version__,
@@ -61,7 +67,7 @@ def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
 def _run_task_local(task: Dict[str, Any]) -> Dict[str, Any]:
     """Local executor task: runs the scenario and installs the run directory itself."""
     results, marker = _package()._execute(task)
-    installed = _install_run(Path(task["runs_dir"]), task["run_id"], results.save, marker)
+    installed = _install_run(Path(task["runs_dir"]), task["run_id"], results._write_files, marker)
     return {"run_id": task["run_id"], "installed": installed}
 
 
@@ -70,7 +76,7 @@ def _run_task_remote(task: Dict[str, Any]) -> Dict[str, Any]:
     (``{name: bytes}``) and its marker; the client installs them."""
     results, marker = _package()._execute(task)
     with tempfile.TemporaryDirectory(prefix="tcpsim-run-") as tmp:
-        results.save(tmp)
+        results._write_files(Path(tmp))
         files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
     return {"run_id": task["run_id"], "files": files, "marker": marker}
 
@@ -172,6 +178,34 @@ def _kill_pool(pool) -> None:
             pass
 
 
+def _connect(distributed, scheduler: Optional[str]):
+    """A new Client of `scheduler` (a LocalCluster when None); SweepError if it cannot
+    be reached within `CONNECT_TIMEOUT` seconds or the address is malformed."""
+    try:
+        if scheduler:
+            return distributed.Client(scheduler, timeout=_package().CONNECT_TIMEOUT,
+                                      set_as_default=False)
+        return distributed.Client(set_as_default=False)  # a LocalCluster
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SweepError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
+
+
+def check_scheduler(scheduler: str) -> None:
+    """Connects to `scheduler` and disconnects: a sweep given a scheduler fails when it
+    cannot reach it, even when every run is already finished and nothing is sent."""
+    try:
+        import distributed
+    except ImportError:
+        raise SweepError(
+            "the Dask executor needs dask.distributed: pip install \"dask[distributed]\""
+        ) from None
+    client = _connect(distributed, scheduler)
+    try:
+        client.close()
+    except Exception:  # pragma: no cover - closing a connected client
+        pass
+
+
 def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Optional[str],
               workers: Optional[int], retries: int, done: Callable[[str], None],
               failed: Callable[[str, str], None]) -> None:
@@ -185,14 +219,7 @@ def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Op
         ) from None
     own = None
     if client is None:
-        try:
-            if scheduler:
-                own = distributed.Client(scheduler, timeout=_package().CONNECT_TIMEOUT, set_as_default=False)
-            else:
-                own = distributed.Client(set_as_default=False)  # a LocalCluster
-        except (OSError, TimeoutError) as e:
-            raise SweepError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
-        client = own
+        own = client = _connect(distributed, scheduler)
     futures = []
     try:
         if workers:
@@ -230,15 +257,23 @@ def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Op
 
 
 class _Progress:
+    """Runs done of a sweep: a tqdm bar (`progress` True), plain lines for logs
+    (``"plain"``, see `tcpsim._progress`), or a callback ``progress(done, total)``."""
+
     def __init__(self, progress, total: int, initial: int, label: str):
         self.total, self.n = total, initial
         self.callback = progress if callable(progress) else None
         self.bar = None
+        self.plain = None
         if progress is True:
             from tqdm.auto import tqdm
 
             self.bar = tqdm(total=total, initial=initial, desc=label, unit="run",
                             file=sys.stderr, dynamic_ncols=True, leave=True)
+        elif progress == "plain":
+            from .._progress import PlainProgress
+
+            self.plain = PlainProgress(label, total, "runs done", initial=initial)
         if self.callback:
             self.callback(self.n, self.total)
 
@@ -248,9 +283,13 @@ class _Progress:
             if failures:
                 self.bar.set_postfix(failed=len(failures), refresh=False)
             self.bar.update(1)
+        if self.plain is not None:
+            self.plain.update(self.n, f"{len(failures)} failed" if failures else "")
         if self.callback:
             self.callback(self.n, self.total)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+        if self.plain is not None:
+            self.plain.finish()

@@ -5,74 +5,39 @@
 from __future__ import annotations
 
 import copy
-import datetime as _dt
 import json
-import math
 import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-from .._toml import toml_key as _toml_key, toml_string as _toml_string
+from .._toml import dumps as _dumps, inline as _inline
 
 
 # ============================================================================ TOML output
 
 
 def _toml_value(v: Any) -> str:
-    """A TOML value written inline (tables as ``{ ... }``)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        text = repr(v)
-        return text
-    if isinstance(v, str):
-        return _toml_string(v)
-    if isinstance(v, (_dt.datetime, _dt.date, _dt.time)):
-        return v.isoformat()
+    """A TOML value written inline on one line (tables as ``{ ... }``, keys sorted);
+    tomli-w writes every scalar."""
+    return _inline(v, sort_keys=True)
+
+
+def _sorted(v: Any) -> Any:
     if isinstance(v, Mapping):
-        if not v:
-            return "{}"
-        return "{ " + ", ".join(f"{_toml_key(str(k))} = {_toml_value(v[k])}" for k in sorted(v)) + " }"
+        return {str(k): _sorted(v[k]) for k in sorted(v, key=str)}
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    raise TypeError(f"cannot write {type(v).__name__} {v!r} as a TOML value")
-
-
-def _is_array_of_tables(v: Any) -> bool:
-    return isinstance(v, (list, tuple)) and len(v) > 0 and all(isinstance(x, Mapping) for x in v)
+        return [_sorted(x) for x in v]
+    return v
 
 
 def canonical_toml(doc: Mapping[str, Any]) -> str:
-    """The canonical TOML text of a scenario given as a dict: keys sorted, tables as
-    ``[a.b]`` sections, arrays of tables as ``[[a]]``, no comments. Equal dicts give equal
-    text, and ``tomllib.loads(canonical_toml(d)) == d``."""
-    lines: List[str] = []
-
-    def table(path: List[str], t: Mapping[str, Any], header: Optional[str]) -> None:
-        if header is not None:
-            if lines:
-                lines.append("")
-            lines.append(header)
-        plain = [k for k in sorted(t) if not isinstance(t[k], Mapping) and not _is_array_of_tables(t[k])]
-        for k in plain:
-            lines.append(f"{_toml_key(str(k))} = {_toml_value(t[k])}")
-        for k in sorted(t):
-            v = t[k]
-            sub = path + [_toml_key(str(k))]
-            if isinstance(v, Mapping):
-                table(sub, v, "[" + ".".join(sub) + "]")
-            elif _is_array_of_tables(v):
-                for element in v:
-                    table(sub, element, "[[" + ".".join(sub) + "]]")
-
-    table([], doc, None)
-    return "\n".join(lines) + "\n"
+    """The canonical TOML text of a scenario given as a dict, written by tomli-w with
+    every table's keys sorted, so equal dicts give equal text (and equal run ids), and
+    ``tomllib.loads(canonical_toml(d)) == d``."""
+    try:
+        return _dumps(_sorted(doc))
+    except TypeError as e:
+        raise TypeError(f"cannot write the scenario as TOML: {e}") from None
 
 # ============================================================================ key paths
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from ..results import PathLike, Results, _atomic_write
-from .executors import _Progress, _run_dask, _run_local
+from .executors import _Progress, _run_dask, _run_local, check_scheduler
+from .metrics import METRICS
 from .spec import Sweep, SweepError
 from .store import (_Lock, _clean, _jsonable, _read_marker, _sweep_record, _table, _write_json,
                     default_out)
@@ -22,7 +23,7 @@ def run_sweep(
     client=None,
     scheduler: Optional[str] = None,
     workers: Optional[int] = None,
-    progress: Union[bool, Callable[[int, int], object]] = True,
+    progress: Union[bool, str, Callable[[int, int], object]] = True,
     metrics: Optional[Callable[[Results], Mapping[str, Any]]] = None,
     retries: int = 2,
 ):
@@ -40,8 +41,9 @@ def run_sweep(
             and `scheduler`, ``executor="dask"`` starts a local Dask cluster.
         workers: local: number of processes (default ``os.cpu_count()``; 1 runs in this
             process). Dask: wait until this many workers have joined before submitting.
-        progress: show a tqdm progress bar on standard error (runs done / total); or a
-            callable ``progress(done, total)``.
+        progress: show a tqdm progress bar on standard error (runs done / total);
+            ``"plain"``: a plain line every ``TCPSIM_PROGRESS_INTERVAL`` seconds (default
+            10), for logs and CI; or a callable ``progress(done, total)``.
         metrics: optional ``metrics(results) -> {name: value}`` adding columns; it runs
             in this process on each run's saved results (new and reused alike).
         retries: Dask: times a task that raised is retried (a task whose worker died is
@@ -101,6 +103,8 @@ def run_sweep(
             }
             for r in todo
         ]
+        if executor == "dask" and not tasks and client is None and scheduler:
+            check_scheduler(scheduler)  # unreachable is an error even with nothing to run
         try:
             if tasks:
                 if executor == "local":
@@ -126,4 +130,53 @@ def run_sweep(
                 failures=failures, results=table,
             )
         _atomic_write(out / "sweep.parquet", lambda p: table.to_parquet(p))
+        _warn_identical_seeds(table, sweep)
         return table
+
+
+class SeedWarning(UserWarning):
+    """Every seed of a grid point gave the same results: the seeds average nothing."""
+
+
+#: Metrics compared between the seeds of a point (not the wall-clock time).
+_COMPARED = tuple(m for m in METRICS if m not in ("wall_s",))
+
+
+def identical_seed_points(table, sweep: Sweep):
+    """The grid points (dicts of parameter values) whose runs, two or more seeds, all
+    have the same metrics."""
+    import pandas as pd
+
+    if "seed" not in table or table["seed"].nunique() < 2:
+        return []
+    keys = [c for c in sweep.columns if c != "seed" and c in table]
+    cols = [c for c in _COMPARED if c in table]
+    groups = table.groupby([table[k].astype(str) for k in keys], sort=False) if keys \
+        else [((), table)]
+    points = []
+    for _, sub in groups:
+        if len(sub) < 2:
+            continue
+        same = all(sub[c].astype(str).nunique(dropna=False) == 1 for c in cols)
+        if same:
+            row = sub.iloc[0]
+            points.append({k: row[k] for k in keys})
+    return points
+
+
+def _warn_identical_seeds(table, sweep: Sweep) -> None:
+    import warnings
+
+    points = identical_seed_points(table, sweep)
+    table.attrs.setdefault("sweep", {})["identical_seed_points"] = len(points)
+    if not points:
+        return
+    n_points = table.groupby([table[c].astype(str) for c in sweep.columns if c != "seed"],
+                             sort=False).ngroups if len(sweep.columns) > 1 else 1
+    example = ", ".join(f"{k} = {v}" for k, v in points[0].items()) or "the base scenario"
+    warnings.warn(
+        f"{sweep.name}: {len(points)} of {n_points} grid points give identical results for "
+        f"every seed (e.g. {example}): nothing in those runs draws on the seed, so the "
+        "seeds average nothing. Add randomness that matters (random start times, RED's "
+        "random drops; see docs/sweeps.md, 'Seeds')",
+        SeedWarning, stacklevel=3)

@@ -24,6 +24,7 @@ from .keys import (
     _model_key,
     _Step,
     _assign,
+    _containers,
     _parse_path,
     _toml_value,
     _type_name,
@@ -116,6 +117,56 @@ def _related(column: str, key: str) -> bool:
     return True
 
 
+def _with_line(message: str, name: str, text: str) -> str:
+    """Adds the spec line of the key a message names (``name, line N, ...``) when the
+    message is about the spec itself and has no line yet."""
+    if not message.startswith(name):
+        return message
+    rest = message[len(name):]
+    if rest.startswith(", line ") or rest.startswith(": base scenario"):
+        return message
+    m = re.search(r"key '([^']*)'|\[sweep\.grid\] '([^']*)'|table '([^']*)'", rest)
+    key = next((g for g in m.groups() if g), None) if m else None
+    return f"{name}, line {_line_of(text, key)}{rest if rest.startswith((',', ':')) else ': ' + rest}"
+
+
+def _line_of(text: str, key: Optional[str]) -> int:
+    """The line of a spec that sets `key` (``sweep.seeds``, a grid key path, a table
+    name); the ``[sweep.grid]`` or ``[sweep]`` header, else 1, when none does."""
+    lines = text.splitlines()
+
+    def first(pattern: str) -> Optional[int]:
+        rx = re.compile(pattern)
+        return next((i + 1 for i, line in enumerate(lines) if rx.search(line)), None)
+
+    found = None
+    if key:
+        k = re.escape(key)
+        found = first(rf'^\s*(["\']){k}\1\s*=') or first(rf"^\s*{k}\s*=")
+        if found is None and key.startswith("sweep."):
+            tail = re.escape(key.split(".", 1)[1])
+            found = (first(rf"^\s*\[\s*sweep\.{tail}\s*\]") or first(rf"^\s*{tail}\s*=")
+                     or first(rf'^\s*"?{tail}"?\s*='))
+        if found is None:
+            first_seg = re.escape(key.split(".")[0].split("[")[0].split(",")[0].strip())
+            found = first(rf"^\s*\[+\s*{first_seg}\b") or first(rf'^\s*"?{first_seg}\b[^=]*=')
+    if found is None and key and not key.startswith("sweep"):
+        found = first(r"^\s*\[\s*sweep\.grid")
+    return found or first(r"^\s*\[\s*sweep\b") or 1
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets first nest more than 50 deep (for an error message)."""
+    depth = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        for ch in line:
+            depth += ch in "[{"
+            depth -= ch in "]}"
+            if depth > 50:
+                return n
+    return 1
+
+
 def _short(value: Any, limit: int = 60) -> str:
     text = _toml_value(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -189,15 +240,29 @@ class Sweep:
     @classmethod
     def from_spec(cls, spec: Any) -> "Sweep":
         """Reads a sweep spec: a path of a ``.toml`` spec file, or its text. Relative
-        paths in it (``base``, ``out``) are relative to the spec file. See docs/sweeps.md."""
+        paths in it (``base``, ``out``) are relative to the spec file. See docs/sweeps.md.
+
+        Errors are `tcpsim.ScenarioError`s that name the spec file, the line and the
+        key (``spec.toml, line 7, [sweep.grid] key 'flow[*].cc': ...``)."""
         try:
             text, name = read_scenario(spec)
         except OSError as e:
             raise ScenarioError(f"cannot read sweep spec {spec}: {e.strerror or e}") from None
         try:
+            return cls._from_spec_text(text, name)
+        except ScenarioError as e:
+            raise ScenarioError(_with_line(str(e), name, text)) from None
+        except RecursionError:
+            raise ScenarioError(
+                f"{name}, line {_deepest_line(text)}: nested more deeply than tcpsim reads "
+                "(a sweep spec needs a few levels: [sweep.grid] key = [values])") from None
+
+    @classmethod
+    def _from_spec_text(cls, text: str, name: str) -> "Sweep":
+        try:
             doc = _toml.loads(text)
         except _toml.TOMLDecodeError as e:
-            raise ScenarioError(f"{name}: not valid TOML: {e}") from None
+            raise ScenarioError(f"{name}, line {getattr(e, 'lineno', 1) or 1}: not valid TOML: {e}") from None
         here = Path(name).parent if name != "<string>" else Path(".")
         unknown = sorted(set(doc) - {"sweep", "base"})
         if unknown:
@@ -328,6 +393,33 @@ class Sweep:
             except ValueError as e:
                 raise ScenarioError(f"{self.source}, [sweep.grid] key '{p}': {e}") from None
 
+    def _drop_stale_params(self, doc: Dict[str, Any]) -> None:
+        """Where the grid varies a model's kind (``dumbbell.bottleneck.queue.kind``),
+        the base's parameters that the chosen kind does not have are dropped, so that
+        kind and other parameters vary independently (queue kind x queue limit over a
+        RED base: ``min_th`` goes with ``red`` only). Parameters the grid sets are kept
+        (and checked by the core)."""
+        from .. import models as reg
+
+        paths = [st for _, steps, _ in self._entries for st in steps]
+        for steps in paths:
+            mk = _model_key(steps)
+            if mk is None or mk.param != "kind":
+                continue
+            head = steps[: mk.slot + 1]
+            from_grid = {o[mk.slot + 1].name for o in paths
+                         if len(o) == mk.slot + 2 and o[: mk.slot + 1] == head}
+            for table in _containers(doc, steps[: mk.slot]):
+                model = table.get(steps[mk.slot].name)
+                if not isinstance(model, dict) or not isinstance(model.get("kind"), str):
+                    continue
+                spec = reg.find(mk.family.id, model["kind"])
+                if spec is None:
+                    continue
+                keep = set(spec.param_names) | {"kind"} | from_grid
+                for name in [p for p in model if p not in keep]:
+                    del model[name]
+
     def _seeded(self, doc: Dict[str, Any], seed: Optional[int]) -> Dict[str, Any]:
         if seed is not None:
             sim = doc.setdefault("simulation", {})
@@ -433,6 +525,7 @@ class Sweep:
                 for entry, row in zip(self._entries, combo):
                     self._apply(doc, entry, row)
                     params.update(zip(entry[0], row))
+                self._drop_stale_params(doc)
                 self._seeded(doc, seed)
                 params["seed"] = seed if seed is not None else self._base_seed()
                 text = canonical_toml(doc)

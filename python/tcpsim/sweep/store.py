@@ -105,35 +105,42 @@ def _iso(t: float) -> str:
 
 
 class _Lock:
-    """An exclusive lock on ``out_dir/.sweep.lock`` (POSIX flock; none elsewhere), so
-    two sweeps never write to one directory at once."""
+    """An exclusive lock on ``out_dir/.sweep.lock`` (the `filelock` package: flock on
+    POSIX, msvcrt on Windows), so two sweeps never write to one directory at once.
+    Taken without waiting: a second sweep fails at once with `SweepError`."""
 
     def __init__(self, out: Path):
         self.path = out / ".sweep.lock"
-        self.fd: Optional[int] = None
+        self._lock = None
+
+    @property
+    def fd(self) -> Optional[int]:
+        """The lock file's descriptor while held (forked pool workers close their copy)."""
+        if self._lock is None:
+            return None
+        return getattr(getattr(self._lock, "_context", None), "lock_file_fd", None)
 
     def __enter__(self) -> "_Lock":
+        import filelock
+
+        lock = filelock.FileLock(str(self.path), timeout=0, thread_local=False)
         try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows
-            return self
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            lock.acquire()
+        except filelock.Timeout:
+            raise SweepError(
+                f"another sweep is writing to {self.path.parent} (it holds {self.path.name})"
+            ) from None
         except OSError as e:
-            os.close(self.fd)
-            self.fd = None
-            if e.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                raise SweepError(
-                    f"another sweep is writing to {self.path.parent} (it holds {self.path.name})"
-                ) from None
-            # A file system without locks (some network mounts): go on unlocked.
+            if e.errno in (errno.ENOLCK, errno.ENOSYS, errno.EOPNOTSUPP):
+                return self  # a file system without locks (some network mounts): unlocked
+            raise
+        self._lock = lock
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
 
 # ============================================================================ the output directory
@@ -146,11 +153,20 @@ def default_out(sweep: Sweep) -> Path:
 
 
 def _clean(runs_dir: Path, planned: set) -> None:
-    """Removes what an interrupted sweep left behind (temporary directories) and
-    incomplete run directories of planned runs. Called with the lock held."""
+    """Removes what an interrupted sweep left behind: temporary run directories
+    (``runs/.tmp-*``), half-written files of the atomic writes (``.*.tmp`` in the output
+    and runs directories: sweep.parquet, sweep.json) and incomplete run directories of
+    planned runs. Called with the lock held, so no other sweep is writing them."""
+    for d in (runs_dir.parent, runs_dir):
+        for entry in d.iterdir():
+            if entry.name.startswith(".") and entry.name.endswith(".tmp") and entry.is_file():
+                entry.unlink(missing_ok=True)
     for entry in runs_dir.iterdir():
         if entry.name.startswith(_TMP_PREFIX):
-            shutil.rmtree(entry, ignore_errors=True)
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
         elif entry.name in planned and entry.is_dir() and _read_marker(entry) is None:
             shutil.rmtree(entry, ignore_errors=True)
         elif entry.name in planned and not entry.is_dir():
