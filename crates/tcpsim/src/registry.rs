@@ -357,6 +357,8 @@ pub static MODELS: &[&ModelSpec] = &[
     &crate::app::cbr::SPEC,
     &crate::tcp::cc::reno::SPEC,
     &crate::tcp::cc::vegas::SPEC,
+    &crate::tcp::cc::quick_vegas::SPEC,
+    &crate::tcp::cc::fast::SPEC,
     &crate::tcp::recovery::tahoe::SPEC,
     &crate::tcp::recovery::reno::SPEC,
     &crate::tcp::recovery::newreno::SPEC,

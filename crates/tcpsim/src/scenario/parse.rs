@@ -444,8 +444,13 @@ fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
             };
             let cc = pick("cc", Family::CongestionControl, DEFAULT_CC)?;
             let recovery = pick("recovery", Family::Recovery, default_recovery(cc.name()))?;
-            let receiver = pick("receiver", Family::Receiver, DEFAULT_RECEIVER)?;
+            let mut receiver = pick("receiver", Family::Receiver, DEFAULT_RECEIVER)?;
             let reads_sack = crate::tcp::recovery::SACK_BASED.iter().any(|m| std::ptr::eq(*m, recovery.spec));
+            if reads_sack && !s.present("recovery") && !s.present("receiver") {
+                // The congestion control's own pairing is a SACK recovery (FAST): its
+                // default receiver sends SACK blocks.
+                receiver.set("sack", crate::registry::Value::Bool(true));
+            }
             if reads_sack && !receiver.boolean("sack") {
                 // ns-2 would accept this and never fast-retransmit (no SACK block ever
                 // changes the scoreboard): say so instead.

@@ -148,10 +148,13 @@ pub const DEFAULT_RECEIVER: &str = "every_packet";
 
 /// The loss recovery of a flow that names congestion control `cc` and no recovery: the
 /// one that makes the pair an ns-2 agent. ns-2's `Agent/TCP/Vegas` has its own recovery
-/// in `recv()` (tcp/recovery/vegas.rs); every other window control pairs with NewReno.
+/// in `recv()` (tcp/recovery/vegas.rs), which Quick Vegas keeps; ns-2's `Agent/TCP/Fast`
+/// recovers with SACK (Sack1 here; the flow's receiver then sends SACK blocks unless the
+/// scenario names one); every other window control pairs with NewReno.
 pub fn default_recovery(cc: &str) -> &'static str {
     match cc {
-        "vegas" => "vegas",
+        "vegas" | "quick_vegas" => "vegas",
+        "fast" => "sack1",
         _ => DEFAULT_RECOVERY,
     }
 }

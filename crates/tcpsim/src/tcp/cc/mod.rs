@@ -12,6 +12,8 @@
 //! `pub static SPEC: ModelSpec`, add `pub mod <name>;` here and `&crate::tcp::cc::<name>::SPEC`
 //! to the registry. `docs/architecture.md` walks through an example.
 
+pub mod fast;
+pub mod quick_vegas;
 pub mod reno;
 pub mod vegas;
 

@@ -13,6 +13,7 @@
 //!   actual   = rtt_len / rtt,  rtt_len = snd_nxt − round_end (packets sent in the round)
 //!   expected = (snd_nxt − last_ack) / base_rtt
 //!   Δ        = int((expected − actual) · base_rtt + 0.5)                         (Eq. 1)
+//!              (the real value, unrounded, with `round_delta = false`)
 //!   slow start (cwnd < ssthresh), every other round ("hold" rounds in between):
 //!              Δ > γ → ssthresh ← 2, cwnd ← max(cwnd − cwnd/8, 2)   (leave slow start)
 //!              else  → increment ← 1 per ACK (the window doubles in the round)
@@ -40,7 +41,12 @@
 //!     reads its cleared send-time slot, −1 on a clock that starts at the first send).
 //!
 //! Parameters (defaults, packets; ns-default.tcl): α = 1 (`v_alpha_`), β = 3 (`v_beta_`),
-//! γ = 1 (`v_gamma_`). ns-2 binds them as integers; Δ is an integer.
+//! γ = 1 (`v_gamma_`). ns-2 binds them as integers; Δ is an integer unless
+//! `round_delta = false` (reference document 001 §6 item 5 asks for the switch).
+//!
+//! The measurement half of this file (samples, base_rtt, the round's Δ, the fine-grained
+//! timer, the loss response) is shared with Quick Vegas (tcp/cc/quick_vegas.rs), which
+//! holds a `Vegas` for it and replaces only the per-round decision and the increments.
 //!
 //! ns-2's Vegas is one agent whose `recv()` replaces Reno's. Here it is two models: this
 //! window control and `recovery = "vegas"` (tcp/recovery/vegas.rs: fast retransmit on
@@ -79,6 +85,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("alpha", T::Integer, "packets", V::Integer(1), "fewer extra packets in the network than alpha: grow cwnd by one packet per round (ns-2 v_alpha_)", NS2).range(0.0, 1e6),
         Param::new("beta", T::Integer, "packets", V::Integer(3), "more extra packets than beta: shrink cwnd by one packet per round (ns-2 v_beta_)", NS2).range(0.0, 1e6),
         Param::new("gamma", T::Integer, "packets", V::Integer(1), "more extra packets than gamma in a slow-start round: leave slow start (ns-2 v_gamma_)", NS2).range(0.0, 1e6),
+        Param::new("round_delta", T::Bool, "", V::Bool(true), "round the extra-packet estimate to an integer as ns-2 does (int(x + 0.5)); false compares the real value with alpha, beta and gamma", "ns-2.35 VegasTcpAgent::recv"),
     ],
     check,
     constructor: Constructor::CongestionControl(|c| Box::new(Vegas::new(VegasParams::from_config(c)))),
@@ -114,12 +121,14 @@ pub struct VegasParams {
     pub beta: i64,
     /// γ, packets (ns-2 `v_gamma_`).
     pub gamma: i64,
+    /// Δ is rounded to an integer (ns-2's `int(x + 0.5)`).
+    pub round_delta: bool,
 }
 
 impl VegasParams {
     /// Typed parameters; every default is the registry's (`SPEC`).
     pub fn from_config(c: &ModelConfig) -> Self {
-        VegasParams { alpha: c.integer("alpha"), beta: c.integer("beta"), gamma: c.integer("gamma") }
+        VegasParams { alpha: c.integer("alpha"), beta: c.integer("beta"), gamma: c.integer("gamma"), round_delta: c.boolean("round_delta") }
     }
 }
 
@@ -155,8 +164,8 @@ pub struct Vegas {
     fine_timeout: f64,
     /// The first ACK arrived (ns-2 `firstrecv_ ≥ 0`).
     seen_first_ack: bool,
-    /// Δ of the last evaluated round, packets.
-    last_delta: Option<i64>,
+    /// Δ of the last evaluated round, packets (rounded if `round_delta`).
+    last_delta: Option<f64>,
 }
 
 // Per-flow state stays small (STYLE B3), as Linux checks `struct vegas` against
@@ -182,6 +191,14 @@ impl Vegas {
         }
     }
 
+    /// A Vegas past its first ACK, with `base_rtt` (seconds), whose current round ends at
+    /// packet `round_end` and began at `round_start`, no samples yet (for the tests of the
+    /// models built on it).
+    #[cfg(test)]
+    pub(crate) fn mid_connection(base_rtt: f64, round_end: i64, round_start: SimTime) -> Self {
+        Vegas { base_rtt, round_end, round_start, seen_first_ack: true, ..Vegas::new(VegasParams::default()) }
+    }
+
     /// Smallest RTT seen, seconds.
     pub fn base_rtt(&self) -> f64 {
         self.base_rtt
@@ -193,19 +210,56 @@ impl Vegas {
     }
 
     /// Δ (extra packets in the network) of the last evaluated round.
-    pub fn last_delta(&self) -> Option<i64> {
+    pub fn last_delta(&self) -> Option<f64> {
         self.last_delta
+    }
+
+    /// The ACK of packet `acked` ends the round (ns-2 `seqno >= v_begseq_`).
+    pub(crate) fn round_ends(&self, acked: i64) -> bool {
+        acked >= self.round_end
     }
 
     /// Once per round: Δ and what the window does in the next round (Eqs. 1–2).
     fn evaluate_round(&mut self, view: &mut CcView) {
+        let Some(delta) = self.measure_round(view) else { return };
+        let delta = if self.params.round_delta { ns2_round(delta) as f64 } else { delta };
+        self.last_delta = Some(delta);
+        let (alpha, beta, gamma) = (self.params.alpha as f64, self.params.beta as f64, self.params.gamma as f64);
+        let cwnd = view.cwnd();
+        if cwnd < view.ssthresh() {
+            // Slow start changes the window only every other round, so that the hold
+            // round measures a window that did not change (Brakmo & Peterson §3.3).
+            self.slow_start_grows = !self.slow_start_grows;
+            if !self.slow_start_grows {
+                self.increment = 0.0;
+            } else if delta > gamma {
+                view.set_ssthresh(SSTHRESH_AFTER_SLOW_START);
+                view.set_cwnd((cwnd - cwnd / 8.0).max(MIN_WINDOW));
+                self.increment = 0.0;
+            } else {
+                self.increment = 1.0;
+            }
+        } else if delta > beta {
+            view.set_cwnd((cwnd - 1.0).max(MIN_WINDOW));
+            self.increment = 0.0;
+        } else if delta < alpha {
+            self.increment = 1.0 / cwnd;
+        } else {
+            self.increment = 0.0;
+        }
+    }
+
+    /// The measurement half of a round's evaluation: the round's RTT (mean of its
+    /// samples), base_rtt, and Δ unrounded (Eq. 1); starts the next round. `None` when
+    /// the round had no positive RTT (ns-2 then changes nothing).
+    pub(crate) fn measure_round(&mut self, view: &CcView) -> Option<f64> {
         let now = view.now;
         let rtt = if self.rtt_count > 0 { self.rtt_sum / self.rtt_count as f64 } else { time::to_secs(now - self.round_start) };
         self.rtt_sum = 0.0;
         self.rtt_count = 0;
         let snd_nxt = view.snd_nxt();
         let rtt_len = snd_nxt - self.round_end;
-        if rtt > 0.0 {
+        let delta = if rtt > 0.0 {
             // With at most one packet in flight there is no queue of our own to mistake
             // for propagation delay, so the round's RTT replaces the base (ns-2).
             if rtt < self.base_rtt || rtt_len <= 1 {
@@ -213,33 +267,20 @@ impl Vegas {
             }
             let actual = rtt_len as f64 / rtt;
             let expected = (snd_nxt - (view.snd_una() - 1)) as f64 / self.base_rtt;
-            let delta = ns2_round((expected - actual) * self.base_rtt);
-            self.last_delta = Some(delta);
-            let cwnd = view.cwnd();
-            if cwnd < view.ssthresh() {
-                // Slow start changes the window only every other round, so that the hold
-                // round measures a window that did not change (Brakmo & Peterson §3.3).
-                self.slow_start_grows = !self.slow_start_grows;
-                if !self.slow_start_grows {
-                    self.increment = 0.0;
-                } else if delta > self.params.gamma {
-                    view.set_ssthresh(SSTHRESH_AFTER_SLOW_START);
-                    view.set_cwnd((cwnd - cwnd / 8.0).max(MIN_WINDOW));
-                    self.increment = 0.0;
-                } else {
-                    self.increment = 1.0;
-                }
-            } else if delta > self.params.beta {
-                view.set_cwnd((cwnd - 1.0).max(MIN_WINDOW));
-                self.increment = 0.0;
-            } else if delta < self.params.alpha {
-                self.increment = 1.0 / cwnd;
-            } else {
-                self.increment = 0.0;
-            }
-        }
+            Some((expected - actual) * self.base_rtt)
+        } else {
+            None
+        };
         self.round_end = snd_nxt;
         self.round_start = now;
+        delta
+    }
+
+    /// Takes the fine-grained sample of a new ACK of packet `acked`, if it gives one.
+    pub(crate) fn sample_ack(&mut self, view: &CcView, acked: i64) {
+        if let Some(rtt) = Self::sample(view, acked) {
+            self.take_sample(rtt);
+        }
     }
 
     /// The fine-grained sample of an ACK: its highest acknowledged packet, if sent once
@@ -268,7 +309,7 @@ impl Vegas {
 }
 
 /// ns-2's `int(x + 0.5)`: rounds half up for x ≥ 0, truncates toward zero below.
-fn ns2_round(x: f64) -> i64 {
+pub(crate) fn ns2_round(x: f64) -> i64 {
     (x + 0.5).trunc() as i64
 }
 
@@ -296,7 +337,7 @@ impl CongestionControl for Vegas {
 
     fn on_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
         let acked = ack.info.ack;
-        if acked >= self.round_end {
+        if self.round_ends(acked) {
             self.evaluate_round(view);
         }
         // The increment was set for the round; slow start may reach ssthresh before it ends.
@@ -307,9 +348,7 @@ impl CongestionControl for Vegas {
         if self.increment > 0.0 && view.cwnd() - outstanding as f64 <= 2.0 {
             view.set_cwnd(view.cwnd() + self.increment);
         }
-        if let Some(rtt) = Self::sample(view, acked) {
-            self.take_sample(rtt);
-        }
+        self.sample_ack(view, acked);
     }
 
     fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {

@@ -10,7 +10,7 @@ use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::Window;
 use crate::tcp::sender::{SendTimes, TcpParams, TcpSender, TcpState};
 
-const ALPHA_1_BETA_3: VegasParams = VegasParams { alpha: 1, beta: 3, gamma: 1 };
+const ALPHA_1_BETA_3: VegasParams = VegasParams { alpha: 1, beta: 3, gamma: 1, round_delta: true };
 
 fn ms(t: u64) -> SimTime {
     t * PS_PER_MS
@@ -62,7 +62,7 @@ impl EndOfRound {
 }
 
 /// Δ of a round of 16 packets with base_rtt 0.125 s and the given mean RTT.
-fn delta_of_round(rtt: f64) -> i64 {
+fn delta_of_round(rtt: f64) -> f64 {
     let mut r = EndOfRound::new(10.0, 2.0, 16, 0.125, rtt);
     r.ack(100, ms(1000));
     r.v.last_delta().expect("the round was evaluated")
@@ -72,11 +72,33 @@ fn delta_of_round(rtt: f64) -> i64 {
 fn delta_is_extra_packets_in_the_network_rounded() {
     // Δ = 16·(1 − 0.125/rtt): no queueing → 0; rtt 0.25 → 8; 0.140625 → 1.78 → 2;
     // 0.15625 → 3.2 → 3; 0.171875 → 4.36 → 4.
-    assert_eq!(delta_of_round(0.125), 0);
-    assert_eq!(delta_of_round(0.25), 8);
-    assert_eq!(delta_of_round(0.140625), 2);
-    assert_eq!(delta_of_round(0.15625), 3);
-    assert_eq!(delta_of_round(0.171875), 4);
+    assert_eq!(delta_of_round(0.125), 0.0);
+    assert_eq!(delta_of_round(0.25), 8.0);
+    assert_eq!(delta_of_round(0.140625), 2.0);
+    assert_eq!(delta_of_round(0.15625), 3.0);
+    assert_eq!(delta_of_round(0.171875), 4.0);
+}
+
+#[test]
+fn without_rounding_delta_is_compared_as_a_real_number() {
+    // round_delta = false: Δ = 16·(1 − 0.125/0.140625) = 16/9 = 1.78 stays 1.78, and
+    // with α = 2 (β 4) it is below α, so the window grows (rounded, Δ = 2 = α holds).
+    let params = VegasParams { alpha: 2, beta: 4, gamma: 1, round_delta: false };
+    let mut r = EndOfRound::new(10.0, 2.0, 16, 0.125, 0.140625);
+    r.v.params = params;
+    r.ack(100, ms(1000));
+    assert!((r.v.last_delta().unwrap() - 16.0 / 9.0).abs() < 1e-12);
+    assert_eq!(r.v.increment, 0.1);
+    let mut r = EndOfRound::new(10.0, 2.0, 16, 0.125, 0.140625);
+    r.v.params = VegasParams { round_delta: true, ..params };
+    r.ack(100, ms(1000));
+    assert_eq!(r.v.last_delta(), Some(2.0));
+    assert_eq!(r.v.increment, 0.0);
+    // 4.36 > β = 4 shrinks the window unrounded; rounded to 4 it holds.
+    let mut r = EndOfRound::new(10.0, 2.0, 16, 0.125, 0.171875);
+    r.v.params = params;
+    r.ack(100, ms(1000));
+    assert_eq!(r.s.window.cwnd, 9.0);
 }
 
 #[test]
