@@ -220,8 +220,11 @@ impl Builder {
                 if list.len() != pairs {
                     return Err(s.error("access_delays", format!("expected {pairs} delays (one per pair), got {}", list.len())));
                 }
-                let parsed: Result<Vec<u64>, String> = list.iter().map(|d| parse_time(d)).collect();
-                Some(parsed.map_err(|why| s.error("access_delays", format!("expected {why} in every entry")))?)
+                let mut parsed = Vec::with_capacity(list.len());
+                for d in &list {
+                    parsed.push(parse_time(d).map_err(|why| s.error("access_delays", format!("{} in every entry", why.message(d))))?);
+                }
+                Some(parsed)
             }
         };
         s.finish()?;

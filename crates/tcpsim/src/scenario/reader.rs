@@ -4,6 +4,7 @@
 //! asked for (typos) and every error can name the file, the line, the full key path and
 //! what was expected.
 
+use super::units::UnitError;
 use super::ScenarioError;
 use std::cell::RefCell;
 use std::ops::Range;
@@ -96,7 +97,7 @@ impl<'a> Section<'a> {
     }
 
     /// A list of [start, end] pairs of strings (time windows), parsed by `parse`.
-    pub fn pairs<T>(&self, key: &str, parse: impl Fn(&str) -> Result<T, String>, expected: &str) -> Result<Option<Vec<(T, T)>>, ScenarioError> {
+    pub fn pairs<T>(&self, key: &str, parse: impl Fn(&str) -> Result<T, UnitError>, expected: &str) -> Result<Option<Vec<(T, T)>>, ScenarioError> {
         let shape = || self.error(key, format!("expected a list of [start, end] pairs of {expected}, such as [[\"10s\", \"11s\"]]"));
         let Some(list) = self.value(key, "a list")? else { return Ok(None) };
         let Value::Array(items) = list else { return Err(shape()) };
@@ -107,8 +108,8 @@ impl<'a> Section<'a> {
             if pair.len() != 2 || ends.len() != 2 {
                 return Err(shape());
             }
-            let a = parse(ends[0]).map_err(|why| self.error(key, format!("expected {why}, got {}", quote(ends[0]))))?;
-            let b = parse(ends[1]).map_err(|why| self.error(key, format!("expected {why}, got {}", quote(ends[1]))))?;
+            let a = parse(ends[0]).map_err(|why| self.error(key, why.message(ends[0])))?;
+            let b = parse(ends[1]).map_err(|why| self.error(key, why.message(ends[1])))?;
             out.push((a, b));
         }
         Ok(Some(out))
@@ -152,14 +153,12 @@ impl<'a> Section<'a> {
     pub fn quantity<T>(
         &self,
         key: &str,
-        parse: impl Fn(&str) -> Result<T, String>,
+        parse: impl Fn(&str) -> Result<T, UnitError>,
         expected: &str,
     ) -> Result<Option<T>, ScenarioError> {
         match self.value(key, expected)? {
             None => Ok(None),
-            Some(Value::String(s)) => parse(s.value())
-                .map(Some)
-                .map_err(|why| self.error(key, format!("expected {why}, got {}", quote(s.value())))),
+            Some(Value::String(s)) => parse(s.value()).map(Some).map_err(|why| self.error(key, why.message(s.value()))),
             Some(other) => Err(self.error(key, format!("expected {expected} (as a quoted string), got {}", describe(other)))),
         }
     }
@@ -340,3 +339,4 @@ pub fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
         .min()
         .map(|(_, k)| k)
 }
+
