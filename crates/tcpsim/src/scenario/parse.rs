@@ -32,7 +32,7 @@ const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "star
 const TCP_MODEL_KEYS: &[&str] = &["cc", "recovery", "receiver"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
-    let src = Source { file, text };
+    let src = Source::new(file, text);
     let doc = toml_edit::Document::parse(text).map_err(|e| {
         let line = src.line_of(e.span());
         let message = e.message().trim().to_string();

@@ -10,15 +10,25 @@ use std::cell::RefCell;
 use std::ops::Range;
 use toml_edit::{Item, TableLike, Value};
 
-/// The document being read: file name and text (for line numbers).
+/// The document being read: file name and text, with where each line starts (so that a
+/// line number costs a binary search, not a scan from the start: loading stays linear in
+/// the file's size).
 pub struct Source<'a> {
     pub file: &'a str,
     pub text: &'a str,
+    /// Byte offset of the start of each line after the first (one past each '\n').
+    line_starts: Vec<usize>,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    pub fn new(file: &'a str, text: &'a str) -> Self {
+        let line_starts = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1).collect();
+        Source { file, text, line_starts }
+    }
+
+    /// The 1-based line of a byte span's start.
     pub fn line_of(&self, span: Option<Range<usize>>) -> Option<usize> {
-        span.map(|r| self.text[..r.start.min(self.text.len())].matches('\n').count() + 1)
+        span.map(|r| self.line_starts.partition_point(|&start| start <= r.start) + 1)
     }
 
     pub fn error(&self, line: Option<usize>, key: &str, message: impl Into<String>) -> ScenarioError {
@@ -340,3 +350,18 @@ pub fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
         .map(|(_, k)| k)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::Source;
+
+    #[test]
+    fn line_numbers_from_the_index_match_counting_newlines() {
+        let text = "a = 1\n\nb = 2\r\nc = \"é\"\n[t]\nd = 4";
+        let src = Source::new("f", text);
+        for offset in 0..=text.len() {
+            let counted = text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
+            assert_eq!(src.line_of(Some(offset..offset)), Some(counted), "offset {offset}");
+        }
+        assert_eq!(src.line_of(None), None);
+    }
+}
