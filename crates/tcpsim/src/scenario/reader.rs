@@ -67,6 +67,11 @@ impl<'a> Section<'a> {
         }
     }
 
+    /// The line of `key` (or of the table when the key is absent).
+    pub fn line_of_key(&self, key: &str) -> Option<usize> {
+        self.key_line(key)
+    }
+
     fn key_line(&self, key: &str) -> Option<usize> {
         let span = self.table.key(key).and_then(|k| k.span()).or_else(|| self.table.get(key).and_then(|i| i.span()));
         self.src.line_of(span).or(self.line)
@@ -326,42 +331,13 @@ pub fn quote_key(key: &str) -> String {
     }
 }
 
-/// The allowed key nearest to `key` by edit distance, if it is a plausible typo.
+/// The allowed key nearest to `key` by edit distance (Levenshtein, `strsim`), if it is a
+/// plausible typo: at most 2 edits, or a third of the key's length for long keys.
 pub fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
-    let distance = |a: &str, b: &str| -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut previous = row[0];
-            row[0] = i + 1;
-            for j in 0..b.len() {
-                let substitution = previous + (ca != b[j]) as usize;
-                previous = row[j + 1];
-                row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-            }
-        }
-        row[b.len()]
-    };
     allowed
         .iter()
-        .map(|&k| (distance(key, k), k))
-        .filter(|&(d, k)| d <= 2.max(k.len() / 3))
+        .map(|&k| (strsim::levenshtein(key, k), k))
+        .filter(|&(d, k)| d <= 2.max(k.chars().count() / 3))
         .min()
         .map(|(_, k)| k)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Source;
-
-    #[test]
-    fn line_numbers_from_the_index_match_counting_newlines() {
-        let text = "a = 1\n\nb = 2\r\nc = \"é\"\n[t]\nd = 4";
-        let src = Source::new("f", text);
-        for offset in 0..=text.len() {
-            let counted = text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
-            assert_eq!(src.line_of(Some(offset..offset)), Some(counted), "offset {offset}");
-        }
-        assert_eq!(src.line_of(None), None);
-    }
 }
