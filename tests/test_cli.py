@@ -243,3 +243,30 @@ def test_models_help_has_examples(tcpsim_cli):
     assert "tcpsim models red" in proc.stdout and "tcpsim models cc reno" in proc.stdout
     proc = _run(tcpsim_cli, "--help")
     assert "tcpsim models" in proc.stdout
+
+
+def test_run_limits_on_the_estimated_cost(tcpsim_cli, tcpsim_run_bin, small_scenario_file, tmp_path):
+    # Below the scenario's estimated memory: refused, naming the limit and how to raise it.
+    for cli in (list(tcpsim_cli) + ["run"], [str(tcpsim_run_bin)]):
+        proc = _run(cli, small_scenario_file, "--max-memory", "1KiB", "--quiet")
+        assert proc.returncode == 2, proc.stderr
+        assert "more than the limit" in proc.stderr and "--max-memory" in proc.stderr
+        assert "Traceback" not in proc.stderr
+        # A size in the scenario files' units only.
+        proc = _run(cli, small_scenario_file, "--max-memory", "1gb", "--quiet")
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        proc = _run(cli, small_scenario_file, "--max-samples", "0", "--quiet")
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    proc = _run(tcpsim_cli, "run", small_scenario_file, "--max-memory", "16GiB", "--max-samples", "100000000", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_parse_quantity_is_the_scenario_grammar():
+    from tcpsim import _core
+
+    assert _core.parse_quantity("rate", "10MBps") == (80_000_000, "bit/s")
+    assert _core.parse_quantity("time", "1.5e-3s") == (1_500_000_000, "ps")
+    assert _core.parse_quantity("size", "64KiB") == (65_536, "B")
+    assert _core.parse_quantity("limit", "250p") == (250, "p")
+    with pytest.raises(ValueError, match="did you mean"):
+        _core.parse_quantity("rate", "10mbps")

@@ -185,10 +185,16 @@ def test_constructor_rejects_unknown_fields():
 def test_strings_needing_escapes_survive():
     sc = Scenario(
         "1s", nodes=["a", "b"], links=[Link("a", "b", "1Mbps", "1ms")],
-        flows=[TcpFlow("a", "b", name='odd "name" \\ with\ttab é')],
+        flows=[TcpFlow("a", "b", name='odd "name" \\ with, comma # é')],
     )
     assert Scenario.load(sc.to_toml()) == sc
-    assert tcpsim.run(sc.to_toml()).flows.loc[0, "name"] == 'odd "name" \\ with\ttab é'
+    assert tcpsim.run(sc.to_toml()).flows.loc[0, "name"] == 'odd "name" \\ with, comma # é'
+    # Control characters (a tab, a carriage return) are escaped in TOML but refused in
+    # names: they would break CSV rows and messages.
+    for bad in ("with\ttab", "cr\rhere"):
+        sc.flows[0].name = bad
+        with pytest.raises(tcpsim.ScenarioError, match="control characters"):
+            sc.validate()
 
 
 def test_tuples_are_accepted_and_compare_equal_to_lists():

@@ -47,6 +47,26 @@ examples:
 """
 
 
+def _memory_size(text: str) -> int:
+    """A size with the scenario files' units ("16GiB"), in bytes."""
+    from . import _core
+
+    try:
+        return _core.parse_quantity("size", text)[0]
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tcpsim",
@@ -73,6 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write cwnd.png, queue.png, throughput.png and utilization.png (needs [monitor] interval)")
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print nothing but errors (no tables, no progress bar)")
+    run.add_argument("--max-memory", metavar="SIZE", type=_memory_size,
+                     help="refuse a scenario whose estimated memory exceeds SIZE, "
+                          "such as 16GiB (default 4GiB)")
+    run.add_argument("--max-samples", metavar="N", type=_positive_int,
+                     help="refuse a scenario whose monitor would record more than N "
+                          "time-series values (default 10000000)")
 
     val = sub.add_parser(
         "validate",
@@ -230,17 +256,18 @@ def _cmd_run(args) -> int:
     label = Path(args.scenario).stem
     show_bar = not args.quiet and sys.stderr.isatty()
     try:
+        limits = {"max_memory": args.max_memory, "max_samples": args.max_samples}
         if not args.quiet and not show_bar:  # logs and CI: a plain line now and then
             from ._progress import PlainProgress
 
             plain = PlainProgress(label, 1.0, "simulated time", percent=True)
-            raw = _core.run_toml(text, name, plain.update, output_dir=out)
+            raw = _core.run_toml(text, name, plain.update, output_dir=out, **limits)
             plain.n = 1.0
             plain.finish()
         else:
             with ProgressBar(label, delay=1.0, disable=not show_bar) as bar:
                 raw = _core.run_toml(text, name, bar.update if show_bar else None,
-                                     output_dir=out)
+                                     output_dir=out, **limits)
     except ScenarioError as e:
         return _fail(str(e))
     results = Results.from_core(raw, scenario_text=text)

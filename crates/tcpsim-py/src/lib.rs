@@ -5,7 +5,8 @@
 //!
 //! - validates scenario text ([`validate_toml`]),
 //! - runs it ([`run_toml`]), returning each result table as `{column: list}` and the
-//!   summary as JSON text, and
+//!   summary as JSON text,
+//! - reads a quantity with the scenario grammar's units ([`parse_quantity`]), and
 //! - hands over the registry of models ([`models_json`], [`model_markdown`]), which
 //!   `tcpsim models`, the docs generator and the scenario classes read.
 //!
@@ -59,9 +60,19 @@ fn scenario_error(err: tcpsim::ScenarioError) -> PyErr {
     ScenarioError::new_err(err.to_string())
 }
 
+/// The limits on a run's estimated memory (bytes) and time-series samples; `None` keeps
+/// the default.
+fn limits(max_memory: Option<u64>, max_samples: Option<u64>) -> tcpsim::Limits {
+    let default = tcpsim::Limits::default();
+    tcpsim::Limits {
+        max_memory: max_memory.unwrap_or(default.max_memory),
+        max_samples: max_samples.unwrap_or(default.max_samples),
+    }
+}
+
 /// Parses and validates scenario text; never panics into the caller.
-fn load(text: &str, file_name: &str) -> PyResult<Scenario> {
-    match panic::catch_unwind(|| tcpsim::load_str(text, file_name)) {
+fn load(text: &str, file_name: &str, limits: &tcpsim::Limits) -> PyResult<Scenario> {
+    match panic::catch_unwind(|| tcpsim::load_str_with(text, file_name, limits)) {
         Ok(Ok(scenario)) => Ok(scenario),
         Ok(Err(err)) => Err(scenario_error(err)),
         Err(payload) => Err(internal_error(payload)),
@@ -94,11 +105,34 @@ fn results_to_dict<'py>(py: Python<'py>, results: &RunResults) -> PyResult<Bound
     Ok(dict)
 }
 
-/// Validates scenario text; raises `ScenarioError` if it is invalid.
+/// Validates scenario text; raises `ScenarioError` if it is invalid or its estimated
+/// cost exceeds `max_memory` bytes or `max_samples` time-series values (defaults: the
+/// core's `Limits`).
 #[pyfunction]
-#[pyo3(signature = (text, file_name = "<string>"))]
-fn validate_toml(text: &str, file_name: &str) -> PyResult<()> {
-    load(text, file_name).map(|_| ())
+#[pyo3(signature = (text, file_name = "<string>", max_memory = None, max_samples = None))]
+fn validate_toml(text: &str, file_name: &str, max_memory: Option<u64>, max_samples: Option<u64>) -> PyResult<()> {
+    load(text, file_name, &limits(max_memory, max_samples)).map(|_| ())
+}
+
+/// Reads `text` as a quantity of `kind` ("time", "rate", "size" or "limit") with the
+/// scenario files' grammar of units. Returns `(value, unit)` in the core's units: times
+/// `(picoseconds, "ps")`, rates `(bits per second, "bit/s")`, sizes `(bytes, "B")`,
+/// limits `(packets, "p")` or `(bytes, "B")`. Raises `ValueError` with the accepted forms.
+#[pyfunction]
+fn parse_quantity(kind: &str, text: &str) -> PyResult<(u64, &'static str)> {
+    use tcpsim::queue::Limit;
+    use tcpsim::scenario::units::{self, Kind, Quantity};
+    let kind = Kind::ALL
+        .into_iter()
+        .find(|k| k.name() == kind)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown kind {kind:?}: expected \"time\", \"rate\", \"size\" or \"limit\"")))?;
+    match units::parse(kind, text) {
+        Ok(Quantity::Time(ps)) => Ok((ps, "ps")),
+        Ok(Quantity::Rate(bps)) => Ok((bps, "bit/s")),
+        Ok(Quantity::Size(b)) | Ok(Quantity::Limit(Limit::Bytes(b))) => Ok((b, "B")),
+        Ok(Quantity::Limit(Limit::Packets(n))) => Ok((n, "p")),
+        Err(e) => Err(PyValueError::new_err(e.message(text))),
+    }
 }
 
 /// Runs scenario text to completion.
@@ -106,17 +140,20 @@ fn validate_toml(text: &str, file_name: &str) -> PyResult<()> {
 /// Returns `{"flows": {col: list}, "queues": ..., "links": ..., "timeseries": ...,
 /// "summary": json_text}`. `progress`, if given, is called with the fraction of simulated
 /// time done (0..1) about a hundred times. Trace files (`[trace]`) go under
-/// `output_dir` (the working directory when `None`).
+/// `output_dir` (the working directory when `None`). `max_memory` (bytes) and
+/// `max_samples` raise or lower the limits on the run's estimated cost.
 #[pyfunction]
-#[pyo3(signature = (text, file_name = "<string>", progress = None, output_dir = None))]
+#[pyo3(signature = (text, file_name = "<string>", progress = None, output_dir = None, max_memory = None, max_samples = None))]
 fn run_toml<'py>(
     py: Python<'py>,
     text: &str,
     file_name: &str,
     progress: Option<Py<PyAny>>,
     output_dir: Option<std::path::PathBuf>,
+    max_memory: Option<u64>,
+    max_samples: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let scenario = load(text, file_name)?;
+    let scenario = load(text, file_name, &limits(max_memory, max_samples))?;
 
     let (outcome, raised) = py.detach(|| {
         let mut raised: Option<PyErr> = None;
@@ -181,6 +218,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_toml, m)?)?;
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_quantity, m)?)?;
     m.add_function(wrap_pyfunction!(models_json, m)?)?;
     m.add_function(wrap_pyfunction!(model_markdown, m)?)?;
     Ok(())

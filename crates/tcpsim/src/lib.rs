@@ -8,6 +8,7 @@
 
 pub mod agent;
 pub mod app;
+pub mod cost;
 pub mod engine;
 pub mod monitor;
 pub mod net;
@@ -18,6 +19,7 @@ pub mod scenario;
 pub mod sim;
 pub mod tcp;
 
+pub use cost::Limits;
 pub use results::{Column, RunResults, Table};
 pub use scenario::{Scenario, ScenarioError};
 
@@ -25,17 +27,30 @@ pub use scenario::{Scenario, ScenarioError};
 ///
 /// Validation is complete: besides every key, it checks what only the assembled network
 /// shows (a route for every flow, queue limits that hold the largest packet), so a
-/// scenario that loads always runs.
+/// scenario that loads always runs; and it refuses a scenario whose estimated cost
+/// exceeds the default [`Limits`] (see [`load_str_with`]).
 pub fn load_str(text: &str, file_name: &str) -> Result<Scenario, ScenarioError> {
+    load_str_with(text, file_name, &Limits::default())
+}
+
+/// [`load_str`] with the given limits on memory and time-series samples: the scenario's
+/// estimated cost ([`cost::estimate`]) must stay within them.
+pub fn load_str_with(text: &str, file_name: &str, limits: &Limits) -> Result<Scenario, ScenarioError> {
     let scenario = scenario::parse_str(text, file_name)?;
-    sim::plan(&scenario)?;
+    let routes = sim::plan(&scenario, limits)?;
+    cost::check(&scenario, &cost::estimate(&scenario, &routes), limits)?;
     Ok(scenario)
 }
 
 /// Reads, parses and validates a scenario file.
 pub fn load_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    load_file_with(path, &Limits::default())
+}
+
+/// [`load_file`] with the given limits.
+pub fn load_file_with(path: &std::path::Path, limits: &Limits) -> Result<Scenario, ScenarioError> {
     let (text, file) = scenario::read_file(path)?;
-    load_str(&text, &file)
+    load_str_with(&text, &file, limits)
 }
 
 /// Runs a validated scenario to completion.

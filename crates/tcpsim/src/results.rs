@@ -5,8 +5,6 @@
 //! JSON summary. Keeping the tables columnar means no per-row allocation at the end of a
 //! large run and a zero-surprise mapping to Arrow.
 
-use std::fmt::Write as _;
-
 /// One column of a [`Table`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Column {
@@ -28,11 +26,12 @@ impl Column {
         self.len() == 0
     }
 
+    /// One cell as CSV text (unquoted: the CSV writer quotes what needs it).
     fn cell(&self, row: usize) -> String {
         match self {
             Column::F64(v) => format_f64(v[row]),
             Column::I64(v) => v[row].to_string(),
-            Column::Str(v) => csv_quote(&v[row]),
+            Column::Str(v) => v[row].clone(),
         }
     }
 }
@@ -62,22 +61,23 @@ impl Table {
         self.columns.iter().find(|(n, _)| n == name).map(|(_, c)| c)
     }
 
-    /// The table as CSV text with a header line.
-    pub fn to_csv(&self) -> String {
-        let mut out = String::new();
-        let names: Vec<&str> = self.columns.iter().map(|(n, _)| n.as_str()).collect();
-        out.push_str(&names.join(","));
-        out.push('\n');
+    /// Writes the table as CSV (RFC 4180 quoting by the `csv` crate, `\n` line ends) with
+    /// a header line. Non-finite numbers are empty cells.
+    pub fn write_csv<W: std::io::Write>(&self, out: W) -> csv::Result<()> {
+        let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out);
+        w.write_record(self.columns.iter().map(|(n, _)| n.as_str()))?;
         for row in 0..self.rows() {
-            for (i, (_, col)) in self.columns.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                let _ = write!(out, "{}", col.cell(row));
-            }
-            out.push('\n');
+            w.write_record(self.columns.iter().map(|(_, c)| c.cell(row)))?;
         }
-        out
+        w.flush()?;
+        Ok(())
+    }
+
+    /// The table as CSV text with a header line (see [`Table::write_csv`]).
+    pub fn to_csv(&self) -> String {
+        let mut out = Vec::new();
+        self.write_csv(&mut out).expect("writing to memory");
+        String::from_utf8(out).expect("the cells are UTF-8")
     }
 }
 
@@ -86,14 +86,6 @@ fn format_f64(x: f64) -> String {
         format!("{x}")
     } else {
         String::new()
-    }
-}
-
-fn csv_quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 
@@ -110,4 +102,27 @@ pub struct RunResults {
     pub timeseries: Table,
     /// Scenario echo (seed, duration, file) and run facts (events, wall time).
     pub summary: serde_json::Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_what_needs_quoting_and_reads_back() {
+        let names = ["plain", "a,b", "say \"hi\"", "two\nlines", "cr\rhere", " spaced ", ""];
+        let mut t = Table::new();
+        t.push("name", Column::Str(names.iter().map(|s| s.to_string()).collect()));
+        t.push("x", Column::F64(vec![1.5, f64::NAN, 0.1, -2.0, 1e300, f64::INFINITY, 0.0]));
+        t.push("n", Column::I64(vec![1, 2, 3, 4, 5, 6, 7]));
+        let text = t.to_csv();
+        assert!(text.starts_with("name,x,n\nplain,1.5,1\n\"a,b\",,2\n"), "{text}");
+        let mut r = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+        let rows: Vec<csv::StringRecord> = r.records().collect::<Result<_, _>>().unwrap();
+        assert_eq!(rows.len(), names.len());
+        for (row, name) in rows.iter().zip(names) {
+            assert_eq!(&row[0], name);
+        }
+        assert_eq!(&rows[1][1], "", "NaN is an empty cell");
+    }
 }

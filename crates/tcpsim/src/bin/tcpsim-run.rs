@@ -1,4 +1,4 @@
-//! `tcpsim-run SCENARIO.toml [--out DIR] [--csv] [--quiet]`
+//! `tcpsim-run SCENARIO.toml [--out DIR [--csv]] [--quiet] [--max-memory SIZE] [--max-samples N]`
 //!
 //! Runs one scenario file and prints a per-flow table. With `--out DIR` it writes
 //! `summary.json` and, with `--csv`, `flows.csv`, `queues.csv`, `links.csv` and
@@ -7,53 +7,76 @@
 //! (`[trace]`) go under DIR (the working directory without `--out`).
 //!
 //! Exit status: 0 on success; 2 on bad usage or a scenario error, including a scenario
-//! file that cannot be read (the message names file, line and key); 1 when the results
-//! cannot be written.
+//! file that cannot be read and one whose estimated cost exceeds the limits (the message
+//! names file, line and key); 1 when the results cannot be written.
 
+use clap::Parser;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tcpsim::{Column, RunResults};
+use tcpsim::{Column, Limits, RunResults, Table};
 
-const USAGE: &str = "usage: tcpsim-run SCENARIO.toml [--out DIR] [--csv] [--quiet]
-
-Runs a tcpsim scenario and prints one line per flow.
-  --out DIR   write summary.json (and the CSV tables with --csv) into DIR
-  --csv       write flows.csv, queues.csv, links.csv, timeseries.csv
-  --quiet     print nothing on success
-
-example: tcpsim-run examples/dumbbell.toml --out results/dumbbell --csv";
-
+/// Runs a tcpsim scenario and prints one line per flow.
+#[derive(Parser)]
+#[command(
+    name = "tcpsim-run",
+    version,
+    after_help = "Exit status: 0 success, 1 results cannot be written, 2 usage or scenario error.\n\n\
+                  example: tcpsim-run examples/dumbbell.toml --out results/dumbbell --csv"
+)]
 struct Options {
+    /// Scenario file (TOML; see docs/scenario.md)
+    #[arg(value_name = "SCENARIO.toml")]
     scenario: PathBuf,
+    /// Write summary.json (and the CSV tables with --csv) into DIR
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Write flows.csv, queues.csv, links.csv, timeseries.csv into the --out directory
+    #[arg(long, requires = "out")]
     csv: bool,
+    /// Print nothing on success
+    #[arg(long)]
     quiet: bool,
+    /// Refuse a scenario whose estimated memory exceeds SIZE (a size such as 16GiB)
+    #[arg(long, value_name = "SIZE", default_value = "4GiB", value_parser = memory_size)]
+    max_memory: u64,
+    /// Refuse a scenario whose monitor would record more than N time-series values
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_MAX_SAMPLES, value_parser = clap::value_parser!(u64).range(1..))]
+    max_samples: u64,
+    /// Print the scenario's estimated cost (memory, samples, events) and exit without running
+    #[arg(long, conflicts_with_all = ["out", "csv"])]
+    estimate: bool,
 }
 
-fn parse_args() -> Result<Options, String> {
-    let mut args = std::env::args().skip(1);
-    let mut scenario = None;
-    let mut out = None;
-    let (mut csv, mut quiet) = (false, false);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--out" => out = Some(PathBuf::from(args.next().ok_or("--out needs a directory")?)),
-            "--csv" => csv = true,
-            "--quiet" => quiet = true,
-            "-h" | "--help" => return Err(String::new()),
-            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
-            s if scenario.is_none() => scenario = Some(PathBuf::from(s)),
-            s => return Err(format!("unexpected argument {s}")),
-        }
+/// The estimate as printed by --estimate.
+fn print_estimate(scenario: &tcpsim::Scenario) -> Result<(), tcpsim::ScenarioError> {
+    use tcpsim::cost;
+    let e = cost::estimate(scenario, &tcpsim::sim::plan(scenario, &Limits::unlimited())?);
+    println!("memory   about {} (upper estimate)", cost::human_bytes(e.memory));
+    for p in e.parts.iter().filter(|p| p.bytes > 0) {
+        println!("  {:>10}  {}", cost::human_bytes(p.bytes), p.what);
     }
-    let scenario = scenario.ok_or("missing the scenario file")?;
-    Ok(Options { scenario, out, csv, quiet })
+    println!("samples  {}", e.samples);
+    println!("events   about {:.1e} (upper estimate: every link busy with the smallest packets)", e.events);
+    Ok(())
 }
 
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+/// A size with the scenario files' units ("16GiB", "500MB"), in bytes.
+fn memory_size(text: &str) -> Result<u64, String> {
+    tcpsim::scenario::units::parse_size(text).map_err(|e| e.message(text))
+}
+
+/// Writes `path` through a temporary file renamed into place.
+fn write_atomically(path: &Path, write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>) -> std::io::Result<()> {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+    write(&mut out)?;
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     std::fs::rename(&tmp, path)
+}
+
+fn write_csv(table: &Table, out: &mut impl Write) -> std::io::Result<()> {
+    table.write_csv(out).map_err(std::io::Error::other)
 }
 
 fn print_flows(r: &RunResults) {
@@ -77,23 +100,25 @@ fn print_flows(r: &RunResults) {
 }
 
 fn main() -> ExitCode {
-    let options = match parse_args() {
-        Ok(o) => o,
-        Err(e) => {
-            if !e.is_empty() {
-                eprintln!("tcpsim-run: {e}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let scenario = match tcpsim::load_file(&options.scenario) {
+    // clap prints usage errors and exits with status 2, --help and --version with 0.
+    let options = Options::parse();
+    let limits = Limits { max_memory: options.max_memory, max_samples: options.max_samples };
+    let scenario = match tcpsim::load_file_with(&options.scenario, &limits) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    if options.estimate {
+        return match print_estimate(&scenario) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let results = match tcpsim::run_in(&scenario, options.out.as_deref(), &mut |_| {}) {
         Ok(r) => r,
         Err(e) => {
@@ -114,11 +139,11 @@ fn main() -> ExitCode {
                     ("links.csv", &results.links),
                     ("timeseries.csv", &results.timeseries),
                 ] {
-                    write_atomically(&dir.join(name), &table.to_csv())?;
+                    write_atomically(&dir.join(name), |out| write_csv(table, out))?;
                 }
             }
             let summary = serde_json::to_string_pretty(&results.summary).unwrap_or_default();
-            write_atomically(&dir.join("summary.json"), &summary)
+            write_atomically(&dir.join("summary.json"), |out| out.write_all(summary.as_bytes()))
         };
         if let Err(e) = write() {
             eprintln!("error: cannot write results to {}: {e}", dir.display());
@@ -126,4 +151,34 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Options::command().debug_assert();
+    }
+
+    #[test]
+    fn options_parse_and_sizes_use_the_scenario_units() {
+        let o = Options::try_parse_from(["tcpsim-run", "s.toml", "--out", "d", "--csv", "--max-memory", "16GiB", "--max-samples", "5"]).unwrap();
+        assert_eq!((o.max_memory, o.max_samples, o.csv), (16 << 30, 5, true));
+        let o = Options::try_parse_from(["tcpsim-run", "s.toml"]).unwrap();
+        assert_eq!((o.max_memory, o.max_samples), (Limits::DEFAULT_MAX_MEMORY, Limits::DEFAULT_MAX_SAMPLES));
+        for bad in [
+            &["tcpsim-run"][..],
+            &["tcpsim-run", "s.toml", "--csv"],
+            &["tcpsim-run", "s.toml", "--max-memory", "16gb"],
+            &["tcpsim-run", "s.toml", "--max-samples", "0"],
+            &["tcpsim-run", "s.toml", "--bogus"],
+            &["tcpsim-run", "a.toml", "b.toml"],
+        ] {
+            let e = Options::try_parse_from(bad).err().unwrap_or_else(|| panic!("{bad:?} accepted"));
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+        }
+    }
 }

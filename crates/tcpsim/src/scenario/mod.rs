@@ -109,6 +109,8 @@ pub struct MonitorSpec {
     pub interval: Option<Dur>,
     pub flows: Selection,
     pub queues: Selection,
+    /// Line of the `[monitor]` interval, for errors about its cost.
+    pub line: Option<usize>,
 }
 
 /// Which packet traces a run writes (`[trace]`); all off by default.

@@ -11,11 +11,9 @@ use crate::tcp::agent::{default_recovery, DEFAULT_AGENT, DEFAULT_CC, DEFAULT_REC
 use crate::tcp::TcpParams;
 use std::collections::{HashMap, HashSet};
 
-/// Largest number of generated pairs/routers/flow copies accepted (keeps bad input from
-/// exhausting memory).
+/// Largest number of generated pairs, routers, and flows in all tables together (keeps
+/// bad input from exhausting memory while it is read).
 const MAX_GENERATED: i64 = 100_000;
-/// Largest number of time-series samples per entity (duration / interval).
-const MAX_SAMPLES: u64 = 10_000_000;
 
 const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace"];
 const TRACE_KEYS: &[&str] = &["dir", "ns2", "pcap_links", "pcap_nodes"];
@@ -32,7 +30,7 @@ const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "star
 const TCP_MODEL_KEYS: &[&str] = &["cc", "recovery", "receiver"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
-    let src = Source { file, text };
+    let src = Source::new(file, text);
     let doc = toml_edit::Document::parse(text).map_err(|e| {
         let line = src.line_of(e.span());
         let message = e.message().trim().to_string();
@@ -82,7 +80,7 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     }
     b.scenario.monitor = match root.table("monitor")? {
         Some(m) => b.monitor(&m)?,
-        None => MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All },
+        None => MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, line: None },
     };
     b.scenario.trace = match root.table("trace")? {
         Some(t) => b.trace(&t)?,
@@ -100,7 +98,7 @@ fn empty(file: &str) -> Scenario {
         nodes: Vec::new(),
         links: Vec::new(),
         flows: Vec::new(),
-        monitor: MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All },
+        monitor: MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, line: None },
         trace: TraceSpec::none(),
     }
 }
@@ -128,8 +126,8 @@ struct LinkTemplate {
 
 impl Builder {
     fn add_node(&mut self, s: &Section, key: &str, name: &str) -> Result<usize, ScenarioError> {
-        if name.is_empty() || name.contains("->") || name.contains(|c: char| c.is_whitespace() || c.is_control()) {
-            return Err(s.error(key, format!("expected node names without spaces or '->', got {}", quote(name))));
+        if name.is_empty() || name.contains("->") || name.contains(|c: char| c.is_whitespace() || is_control(c)) {
+            return Err(s.error(key, format!("expected node names without spaces, control characters or '->', got {}", quote(name))));
         }
         let id = self.scenario.nodes.len();
         if self.node_ids.insert(name.to_string(), id).is_some() {
@@ -220,8 +218,11 @@ impl Builder {
                 if list.len() != pairs {
                     return Err(s.error("access_delays", format!("expected {pairs} delays (one per pair), got {}", list.len())));
                 }
-                let parsed: Result<Vec<u64>, String> = list.iter().map(|d| parse_time(d)).collect();
-                Some(parsed.map_err(|why| s.error("access_delays", format!("expected {why} in every entry")))?)
+                let mut parsed = Vec::with_capacity(list.len());
+                for d in &list {
+                    parsed.push(parse_time(d).map_err(|why| s.error("access_delays", format!("{} in every entry", why.message(d))))?);
+                }
+                Some(parsed)
             }
         };
         s.finish()?;
@@ -265,7 +266,23 @@ impl Builder {
         }
         s.allow(&all_keys)?;
         let count = s.integer("count", 1, MAX_GENERATED)?.unwrap_or(1) as usize;
+        // The same bound for all tables together: thousands of [[flow]] tables must not
+        // get around it (each flow is expanded here, before the run's cost is checked).
+        let total = self.scenario.flows.len() + count;
+        if total > MAX_GENERATED as usize {
+            let key = if s.present("count") { "count" } else { "from" };
+            return Err(s.error(
+                key,
+                format!("expected at most {MAX_GENERATED} flows in all [[flow]] tables together; this table brings the total to {total}"),
+            ));
+        }
         let name = s.string("name")?.map(|n| n.value);
+        if let Some(n) = &name {
+            // A name goes into result tables (CSV, Parquet) and messages: one printable line.
+            if n.is_empty() || n.contains(is_control) {
+                return Err(s.error("name", format!("expected a flow name without control characters (tabs, line breaks, ...), got {}", quote(n))));
+            }
+        }
         let from = s.required("from", s.string("from")?, "a node name")?;
         let to = s.required("to", s.string("to")?, "a node name")?;
         let start = s.quantity("start", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
@@ -275,10 +292,22 @@ impl Builder {
         let kind = s.choice("type", &agents)?.map_or(DEFAULT_AGENT.to_string(), |c| c.value);
         let kind = agent(s, &kind)?;
         s.finish()?;
+        let secs = crate::engine::time::to_secs;
+        let duration = self.scenario.duration;
         if let Some(stop) = stop {
             if stop <= start {
-                return Err(s.error("stop", "expected a stop time after the start time"));
+                return Err(s.error(
+                    "stop",
+                    format!("expected a stop time after the start time ({} s), got {} s", secs(start), secs(stop)),
+                ));
             }
+        }
+        // A flow that cannot send before the end would be a silent row of zeros.
+        if start >= duration {
+            return Err(s.error(
+                "start",
+                format!("expected a start time before the end of the simulation ([simulation] duration = {} s), got {} s", secs(duration), secs(start)),
+            ));
         }
         for i in 0..count {
             let expand = |t: &str| t.replace("{i}", &i.to_string());
@@ -301,15 +330,26 @@ impl Builder {
                 .and_then(|offset| offset.checked_add(start))
                 .filter(|&t| t < u64::MAX / 2)
                 .ok_or_else(|| s.error("start_spacing", "expected start + count·start_spacing below 100 days"))?;
+            if flow_start >= duration {
+                return Err(s.error(
+                    "start_spacing",
+                    format!(
+                        "flow {} would start at {} s, at or after the end of the simulation ({} s): expected start + (count - 1) * start_spacing before the duration",
+                        quote(&flow_name),
+                        secs(flow_start),
+                        secs(duration)
+                    ),
+                ));
+            }
             if let Some(stop) = stop {
                 if flow_start >= stop {
                     return Err(s.error(
                         "start_spacing",
                         format!(
-                            "flow {} would start at {:.6} s, not before its stop time {:.6} s: expected every copy to start before `stop`",
+                            "flow {} would start at {} s, not before its stop time {} s: expected every copy to start before `stop`",
                             quote(&flow_name),
-                            crate::engine::time::to_secs(flow_start),
-                            crate::engine::time::to_secs(stop)
+                            secs(flow_start),
+                            secs(stop)
                         ),
                     ));
                 }
@@ -374,17 +414,10 @@ impl Builder {
     fn monitor(&self, s: &Section) -> Result<MonitorSpec, ScenarioError> {
         s.allow(MONITOR_KEYS)?;
         let interval = s.quantity("interval", parse_time, units::TIME_EXPECTED)?;
-        if let Some(interval) = interval {
-            let shortest = self.scenario.duration / MAX_SAMPLES;
-            if interval == 0 || interval < shortest {
-                return Err(s.error(
-                    "interval",
-                    format!(
-                        "expected an interval of at least {:.3e} s (at most {MAX_SAMPLES} samples per run)",
-                        crate::engine::time::to_secs(shortest.max(1))
-                    ),
-                ));
-            }
+        // How many samples an interval makes is checked with the run's cost
+        // (crate::cost), against a limit that --max-samples raises.
+        if interval == Some(0) {
+            return Err(s.error("interval", "expected an interval of at least 1 ps, got 0 s"));
         }
         let flows = selection(s, "flows")?;
         if let Selection::Named(names) = &flows {
@@ -403,8 +436,14 @@ impl Builder {
             }
         }
         s.finish()?;
-        Ok(MonitorSpec { interval, flows, queues })
+        Ok(MonitorSpec { interval, flows, queues, line: s.line_of_key("interval") })
     }
+}
+
+/// Characters a name may not contain: control characters (C0, DEL, C1) and the Unicode
+/// line and paragraph separators, which break lines of CSV, traces and messages.
+fn is_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 fn selection(s: &Section, key: &str) -> Result<Selection, ScenarioError> {

@@ -4,20 +4,31 @@
 //! asked for (typos) and every error can name the file, the line, the full key path and
 //! what was expected.
 
+use super::units::UnitError;
 use super::ScenarioError;
 use std::cell::RefCell;
 use std::ops::Range;
 use toml_edit::{Item, TableLike, Value};
 
-/// The document being read: file name and text (for line numbers).
+/// The document being read: file name and text, with where each line starts (so that a
+/// line number costs a binary search, not a scan from the start: loading stays linear in
+/// the file's size).
 pub struct Source<'a> {
     pub file: &'a str,
     pub text: &'a str,
+    /// Byte offset of the start of each line after the first (one past each '\n').
+    line_starts: Vec<usize>,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    pub fn new(file: &'a str, text: &'a str) -> Self {
+        let line_starts = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1).collect();
+        Source { file, text, line_starts }
+    }
+
+    /// The 1-based line of a byte span's start.
     pub fn line_of(&self, span: Option<Range<usize>>) -> Option<usize> {
-        span.map(|r| self.text[..r.start.min(self.text.len())].matches('\n').count() + 1)
+        span.map(|r| self.line_starts.partition_point(|&start| start <= r.start) + 1)
     }
 
     pub fn error(&self, line: Option<usize>, key: &str, message: impl Into<String>) -> ScenarioError {
@@ -54,6 +65,11 @@ impl<'a> Section<'a> {
         } else {
             format!("{}.{}", self.path, key)
         }
+    }
+
+    /// The line of `key` (or of the table when the key is absent).
+    pub fn line_of_key(&self, key: &str) -> Option<usize> {
+        self.key_line(key)
     }
 
     fn key_line(&self, key: &str) -> Option<usize> {
@@ -96,7 +112,7 @@ impl<'a> Section<'a> {
     }
 
     /// A list of [start, end] pairs of strings (time windows), parsed by `parse`.
-    pub fn pairs<T>(&self, key: &str, parse: impl Fn(&str) -> Result<T, String>, expected: &str) -> Result<Option<Vec<(T, T)>>, ScenarioError> {
+    pub fn pairs<T>(&self, key: &str, parse: impl Fn(&str) -> Result<T, UnitError>, expected: &str) -> Result<Option<Vec<(T, T)>>, ScenarioError> {
         let shape = || self.error(key, format!("expected a list of [start, end] pairs of {expected}, such as [[\"10s\", \"11s\"]]"));
         let Some(list) = self.value(key, "a list")? else { return Ok(None) };
         let Value::Array(items) = list else { return Err(shape()) };
@@ -107,8 +123,8 @@ impl<'a> Section<'a> {
             if pair.len() != 2 || ends.len() != 2 {
                 return Err(shape());
             }
-            let a = parse(ends[0]).map_err(|why| self.error(key, format!("expected {why}, got {}", quote(ends[0]))))?;
-            let b = parse(ends[1]).map_err(|why| self.error(key, format!("expected {why}, got {}", quote(ends[1]))))?;
+            let a = parse(ends[0]).map_err(|why| self.error(key, why.message(ends[0])))?;
+            let b = parse(ends[1]).map_err(|why| self.error(key, why.message(ends[1])))?;
             out.push((a, b));
         }
         Ok(Some(out))
@@ -152,14 +168,12 @@ impl<'a> Section<'a> {
     pub fn quantity<T>(
         &self,
         key: &str,
-        parse: impl Fn(&str) -> Result<T, String>,
+        parse: impl Fn(&str) -> Result<T, UnitError>,
         expected: &str,
     ) -> Result<Option<T>, ScenarioError> {
         match self.value(key, expected)? {
             None => Ok(None),
-            Some(Value::String(s)) => parse(s.value())
-                .map(Some)
-                .map_err(|why| self.error(key, format!("expected {why}, got {}", quote(s.value())))),
+            Some(Value::String(s)) => parse(s.value()).map(Some).map_err(|why| self.error(key, why.message(s.value()))),
             Some(other) => Err(self.error(key, format!("expected {expected} (as a quoted string), got {}", describe(other)))),
         }
     }
@@ -317,26 +331,13 @@ pub fn quote_key(key: &str) -> String {
     }
 }
 
-/// The allowed key nearest to `key` by edit distance, if it is a plausible typo.
+/// The allowed key nearest to `key` by edit distance (Levenshtein, `strsim`), if it is a
+/// plausible typo: at most 2 edits, or a third of the key's length for long keys.
 pub fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
-    let distance = |a: &str, b: &str| -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut previous = row[0];
-            row[0] = i + 1;
-            for j in 0..b.len() {
-                let substitution = previous + (ca != b[j]) as usize;
-                previous = row[j + 1];
-                row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-            }
-        }
-        row[b.len()]
-    };
     allowed
         .iter()
-        .map(|&k| (distance(key, k), k))
-        .filter(|&(d, k)| d <= 2.max(k.len() / 3))
+        .map(|&k| (strsim::levenshtein(key, k), k))
+        .filter(|&(d, k)| d <= 2.max(k.chars().count() / 3))
         .min()
         .map(|(_, k)| k)
 }

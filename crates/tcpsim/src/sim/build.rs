@@ -8,6 +8,7 @@ use crate::monitor::TimeSeries;
 use crate::net::routing::{path, Graph};
 use crate::net::link::LinkErrors;
 use crate::net::LinkDirection;
+use crate::cost::Limits;
 use crate::registry::{Constructor, ModelConfig, QueueEnv};
 use crate::scenario::{FlowKind, Scenario, ScenarioError};
 use crate::tcp::ReceiverParams;
@@ -22,7 +23,7 @@ pub(crate) struct Plan {
 
 /// Checks what only the network shows (routes, queue limits against the largest packet,
 /// serialization times of at least 1 ps) and computes the routes.
-pub(crate) fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
+pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, ScenarioError> {
     let mut graph = Graph::new(scenario.nodes.len());
     for (i, l) in scenario.links.iter().enumerate() {
         graph.add(l.a, l.b, 2 * i as u32);
@@ -62,26 +63,7 @@ pub(crate) fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
         }
     }
 
-    let mut router = Router { graph: &graph, trees: HashMap::new() };
-    let mut interned: HashMap<(usize, usize), u32> = HashMap::new();
-    let mut routes = Vec::new();
-    let mut flow_routes = Vec::with_capacity(scenario.flows.len());
-    for (i, f) in scenario.flows.iter().enumerate() {
-        let mut route_id = |from: usize, to: usize| -> Result<u32, ScenarioError> {
-            if let Some(&id) = interned.get(&(from, to)) {
-                return Ok(id);
-            }
-            let hops = router.route(from, to).ok_or_else(|| {
-                let (a, b) = (&scenario.nodes[from], &scenario.nodes[to]);
-                scenario.flow_error(i, format!("no route from {a:?} to {b:?}: expected links connecting them"))
-            })?;
-            routes.push(hops);
-            let id = (routes.len() - 1) as u32;
-            interned.insert((from, to), id);
-            Ok(id)
-        };
-        flow_routes.push((route_id(f.from, f.to)?, route_id(f.to, f.from)?));
-    }
+    let (routes, flow_routes) = routes(scenario, &graph, limits)?;
     Ok(Plan { routes, flow_routes })
 }
 
@@ -90,37 +72,94 @@ pub(crate) fn syn_size(header_size: u32) -> u32 {
     header_size.max(1)
 }
 
-/// Shortest paths as ns-2 picks them (see `net::routing`), with one tree per distinct
-/// origin, kept for the flows that follow. A node with a single link can only forward
-/// over it, and from there on the path is the neighbour's own tree path (ns-2 forwards
-/// hop by hop with each node's table), so the thousand sources of a dumbbell share the
-/// router's tree: a 1000-pair dumbbell builds two trees, one from each router.
-struct Router<'g> {
-    graph: &'g Graph,
-    trees: HashMap<usize, Vec<Option<(usize, u32)>>>,
-}
+/// Routes as ns-2 picks them (see `net::routing`): one per distinct (from, to) pair the
+/// flows use, in the order they first need it, and each flow's (data, ACK) route ids.
+///
+/// A node with a single link can only forward over it, and from there on the path is
+/// the neighbour's own tree path (ns-2 forwards hop by hop with each node's table), so
+/// the thousand sources of a dumbbell share the router's tree: a 1000-pair dumbbell
+/// builds two trees, one from each router. The routes are computed grouped by the node
+/// whose tree they follow, one tree alive at a time: routing memory is the routes plus
+/// one tree (keeping a tree of n nodes per origin made a long chain cost n²). The routes'
+/// 4 bytes per hop count against `limits.max_memory` as they are found.
+type Routes = (Vec<Vec<u32>>, Vec<(u32, u32)>);
 
-impl Router<'_> {
-    fn route(&mut self, from: usize, to: usize) -> Option<Vec<u32>> {
-        let mut hops = Vec::new();
+fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<Routes, ScenarioError> {
+    // Distinct (from, to) pairs, with the first flow that needs each.
+    let mut interned: HashMap<(usize, usize), u32> = HashMap::new();
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut flow_routes = Vec::with_capacity(scenario.flows.len());
+    for (i, f) in scenario.flows.iter().enumerate() {
+        let mut id = |from: usize, to: usize| {
+            *interned.entry((from, to)).or_insert_with(|| {
+                pairs.push((from, to, i));
+                (pairs.len() - 1) as u32
+            })
+        };
+        flow_routes.push((id(f.from, f.to), id(f.to, f.from)));
+    }
+    drop(interned);
+
+    let mut hops = 0u64;
+    let mut count = |flow: usize, n: usize| -> Result<(), ScenarioError> {
+        hops += n as u64;
+        if hops.saturating_mul(4) > limits.max_memory {
+            return Err(scenario.flow_error(
+                flow,
+                format!(
+                    "the routes would need more than {} of memory ({hops} hops so far, 4 bytes each), more than the limit: \
+                     expected fewer distinct or shorter routes, or a higher limit (--max-memory SIZE for tcpsim-run and tcpsim run)",
+                    crate::cost::human_bytes(limits.max_memory)
+                ),
+            ));
+        }
+        Ok(())
+    };
+    // Single-link prefixes first; what remains follows the tree of the node reached.
+    let mut routes: Vec<Vec<u32>> = Vec::with_capacity(pairs.len());
+    let mut pending: Vec<(usize, u32)> = Vec::new();
+    for (id, &(from, to, flow)) in pairs.iter().enumerate() {
+        let mut prefix = Vec::new();
         let mut node = from;
-        while node != to && self.graph.out[node].len() == 1 && hops.len() <= self.graph.out.len() {
-            let (next, link) = self.graph.out[node][0];
-            hops.push(link);
+        while node != to && graph.out[node].len() == 1 && prefix.len() <= graph.out.len() {
+            let (next, link) = graph.out[node][0];
+            prefix.push(link);
             node = next;
         }
-        if node == to {
-            return Some(hops);
+        count(flow, prefix.len())?;
+        routes.push(prefix);
+        if node != to {
+            pending.push((node, id as u32));
         }
-        let graph = self.graph;
-        let tree = self.trees.entry(node).or_insert_with(|| graph.tree(node));
-        hops.extend(path(tree, node, to)?);
-        Some(hops)
     }
+    pending.sort_unstable();
+    // The first flow (in file order) without a route, if any.
+    let mut unreachable: Option<(usize, u32)> = None;
+    for group in pending.chunk_by(|a, b| a.0 == b.0) {
+        let origin = group[0].0;
+        let tree = graph.tree(origin);
+        for &(_, id) in group {
+            let (_, to, flow) = pairs[id as usize];
+            match path(&tree, origin, to) {
+                Some(rest) => {
+                    count(flow, rest.len())?;
+                    routes[id as usize].extend(rest);
+                }
+                None => unreachable = Some(unreachable.map_or((flow, id), |u| u.min((flow, id)))),
+            }
+        }
+    }
+    if let Some((flow, id)) = unreachable {
+        let (from, to, _) = pairs[id as usize];
+        let (a, b) = (&scenario.nodes[from], &scenario.nodes[to]);
+        return Err(scenario.flow_error(flow, format!("no route from {a:?} to {b:?}: expected links connecting them")));
+    }
+    Ok((routes, flow_routes))
 }
 
 pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::Path>) -> Result<Simulation<'s>, ScenarioError> {
-    let plan = plan(scenario)?;
+    // Loading checked the limits already (crate::load_str_with).
+    let plan = plan(scenario, &Limits::unlimited())?;
     let mut links = Vec::with_capacity(scenario.links.len() * 2);
     for l in &scenario.links {
         for (from, to, queue, error) in [(l.a, l.b, &l.queue_ab, &l.error_ab), (l.b, l.a, &l.queue_ba, &l.error_ba)] {

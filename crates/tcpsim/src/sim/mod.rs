@@ -11,9 +11,10 @@ mod sampling;
 mod trace;
 
 /// Checks everything about a scenario that needs the assembled network (routes, queue
-/// limits, serialization times) without building the simulation.
-pub fn plan(scenario: &Scenario) -> Result<(), ScenarioError> {
-    build::plan(scenario).map(|_| ())
+/// limits, serialization times) without building the simulation; returns the
+/// routes (refused above `limits.max_memory` at 4 bytes a hop).
+pub fn plan(scenario: &Scenario, limits: &crate::cost::Limits) -> Result<crate::cost::Routes, ScenarioError> {
+    build::plan(scenario, limits).map(|p| crate::cost::Routes { routes: p.routes, flow_routes: p.flow_routes })
 }
 
 use crate::agent::{Agent, AgentOutputs, FlowShape};

@@ -5,7 +5,7 @@ use super::*;
 use crate::engine::time::PS_PER_MS;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::Window;
-use crate::tcp::sender::{SendTimes, TcpParams, TcpState};
+use crate::tcp::sender::{TcpParams, TcpState};
 
 fn ms(t: u64) -> SimTime {
     t * PS_PER_MS
@@ -83,7 +83,7 @@ fn avg_rtt_averages_over_256_acks_or_a_third_of_the_window() {
 fn rig(cwnd: f64, n: i64, at: SimTime, sent_in: f64) -> (TcpState, Fast) {
     let mut s = TcpState::new(TcpParams { max_window: 100_000, ..TcpParams::default() }, 0.0);
     s.window = Window { cwnd, ssthresh: 2.0 };
-    s.send_times = Some(SendTimes::default());
+    s.send_times = Some(Box::default());
     s.first_sent = Some(0);
     for seq in 0..n {
         s.output(seq, at);

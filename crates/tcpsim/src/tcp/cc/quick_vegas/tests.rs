@@ -8,7 +8,7 @@ use crate::engine::time::PS_PER_MS;
 use crate::engine::SimTime;
 use crate::registry::{self, Family};
 use crate::tcp::ack::AckInfo;
-use crate::tcp::sender::{SendTimes, TcpParams, TcpSender, TcpState};
+use crate::tcp::sender::{TcpParams, TcpSender, TcpState};
 
 fn qv() -> QuickVegas {
     QuickVegas::new(QuickVegasParams::default())
@@ -174,7 +174,7 @@ fn doubling_the_window_takes_thirteen_rounds_at_delta_zero() {
 fn end_of_round(cwnd: f64, outstanding: i64, params: QuickVegasParams) -> (TcpState, QuickVegas) {
     let mut s = TcpState::new(TcpParams { max_window: 1000, ..TcpParams::default() }, 0.0);
     s.window = Window { cwnd, ssthresh: CONGESTION_AVOIDANCE };
-    s.send_times = Some(SendTimes::default());
+    s.send_times = Some(Box::default());
     s.first_sent = Some(0);
     for seq in 100..100 + outstanding {
         s.output(seq, ms(900));

@@ -8,7 +8,7 @@ use crate::engine::time::{PS_PER_MS, PS_PER_US};
 use crate::registry::{self, Family};
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::Window;
-use crate::tcp::sender::{SendTimes, TcpParams, TcpSender, TcpState};
+use crate::tcp::sender::{TcpParams, TcpSender, TcpState};
 
 const ALPHA_1_BETA_3: VegasParams = VegasParams { alpha: 1, beta: 3, gamma: 1, round_delta: true };
 
