@@ -11,6 +11,11 @@ line saying the scheduler cannot be reached and exit status 1 (``TCPSIM_CONNECT_
 shortens the wait). Lines of other programs (``dask scheduler``, ``tshark``) are not run.
 Plain commands run in this process (`tcpsim.cli.main`, what the console script calls);
 commands with shell syntax (globs, ``>``, ``&&``) run in bash.
+
+A full reproduction (``tcpsim reproduce DOC`` without ``--quick``) takes minutes to tens
+of minutes; in the default suite it runs with ``--quick`` added (same code path, short
+durations, one seed), and as written when ``TCPSIM_FULL_REPRODUCTION=1`` (the flag of
+the full-run test in test_reproduce.py).
 """
 
 from __future__ import annotations
@@ -89,7 +94,18 @@ def checkout(scratch, monkeypatch):
     return scratch
 
 
+def _shortened(command: str) -> str:
+    """The command as run here: full reproductions get ``--quick`` unless the full run
+    is asked for (see the module's docstring)."""
+    long_reproduction = (command.startswith("tcpsim reproduce ") and "--quick" not in command
+                         and not any(p in command for p in PLACEHOLDERS))
+    if long_reproduction and not os.environ.get("TCPSIM_FULL_REPRODUCTION"):
+        return command + " --quick"
+    return command
+
+
 def _run(command: str, capsys) -> tuple:
+    command = _shortened(command)
     if SHELL.search(command):
         env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
         proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True,

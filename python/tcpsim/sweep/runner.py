@@ -177,6 +177,7 @@ def _warn_identical_seeds(table, sweep: Sweep) -> None:
     warnings.warn(
         f"{sweep.name}: {len(points)} of {n_points} grid points give identical results for "
         f"every seed (e.g. {example}): nothing in those runs draws on the seed, so the "
-        "seeds average nothing. Add randomness that matters (random start times, RED's "
-        "random drops; see docs/sweeps.md, 'Seeds')",
+        "seeds average nothing. Add randomness that matters (a random send delay per TCP "
+        "flow, overhead = \"1ms\" as ns-2's overhead_; RED's random drops; see "
+        "docs/sweeps.md, 'Seeds')",
         SeedWarning, stacklevel=3)
