@@ -1,12 +1,10 @@
 //! Scenario-level behaviour tests: each runs a small simulation and checks a property the
 //! theory or the literature predicts.
 
-use tcpsim::{Column, RunResults};
+mod common;
 
-fn run(text: &str) -> RunResults {
-    let scenario = tcpsim::load_str(text, "test.toml").unwrap_or_else(|e| panic!("{e}"));
-    tcpsim::run(&scenario).unwrap_or_else(|e| panic!("{e}"))
-}
+use common::{run, series};
+use tcpsim::{Column, RunResults};
 
 fn f64_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [f64] {
     match t.column(name) {
@@ -27,14 +25,6 @@ fn str_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [String] {
         Some(Column::Str(v)) => v,
         other => panic!("column {name}: {other:?}"),
     }
-}
-
-/// (time, value) samples of one entity's metric.
-fn series(r: &RunResults, entity: &str, metric: &str) -> Vec<(f64, f64)> {
-    let t = &r.timeseries;
-    let (times, entities, metrics, values) =
-        (f64_col(t, "time_s"), str_col(t, "entity"), str_col(t, "metric"), f64_col(t, "value"));
-    (0..times.len()).filter(|&i| entities[i] == entity && metrics[i] == metric).map(|i| (times[i], values[i])).collect()
 }
 
 fn jain(x: &[f64]) -> f64 {

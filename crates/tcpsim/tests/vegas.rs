@@ -2,35 +2,10 @@
 //! `Agent/TCP/Vegas`): the slow-start and ramp-up of reference document 001 Fig. 1, and
 //! the queue Vegas keeps at a bottleneck with a large buffer.
 
-use tcpsim::{Column, RunResults};
+mod common;
 
-fn run(text: &str) -> RunResults {
-    let scenario = tcpsim::load_str(text, "vegas.toml").unwrap_or_else(|e| panic!("{e}"));
-    tcpsim::run(&scenario).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn column<'a>(t: &'a tcpsim::Table, name: &str) -> &'a Column {
-    t.column(name).unwrap_or_else(|| panic!("no column {name}"))
-}
-
-/// (time, value) samples of one entity's metric.
-fn series(r: &RunResults, entity: &str, metric: &str) -> Vec<(f64, f64)> {
-    let t = &r.timeseries;
-    let (Column::F64(times), Column::Str(entities), Column::Str(metrics), Column::F64(values)) =
-        (column(t, "time_s"), column(t, "entity"), column(t, "metric"), column(t, "value"))
-    else {
-        panic!("unexpected time-series column types")
-    };
-    (0..times.len()).filter(|&i| entities[i] == entity && metrics[i] == metric).map(|i| (times[i], values[i])).collect()
-}
-
-fn flow_number(r: &RunResults, name: &str) -> f64 {
-    match column(&r.flows, name) {
-        Column::F64(v) => v[0],
-        Column::I64(v) => v[0] as f64,
-        other => panic!("column {name}: {other:?}"),
-    }
-}
+use common::{column, flow_number, run, series};
+use tcpsim::Column;
 
 /// Reference document 001 Topology A with one flow: 1 Gb/s / 1 ms access links and a
 /// C_b / 48 ms bottleneck (100 ms round-trip propagation), buffers large enough for no
@@ -110,9 +85,9 @@ fn vegas_fig1_slow_start_exit_and_ramp_to_equilibrium() {
     let (t630, _) = *cwnd.iter().find(|&&(_, v)| v >= 629.5).expect("cwnd reaches 630");
     assert!((t630 / 59.0 - 1.0).abs() < 0.03, "cwnd reached 630 at {t630} s; paper 59 s");
     // Equilibrium: the BDP (6250 packets/s × 0.1 s = 625) plus α..β queued.
-    let final_cwnd = flow_number(&r, "final_cwnd");
+    let final_cwnd = flow_number(&r, 0, "final_cwnd");
     assert!((final_cwnd / 630.0 - 1.0).abs() < 0.01, "final cwnd {final_cwnd}; paper 630");
-    assert_eq!(flow_number(&r, "drops"), 0.0, "the buffer is large enough for no loss");
+    assert_eq!(flow_number(&r, 0, "drops"), 0.0, "the buffer is large enough for no loss");
 }
 
 /// Brakmo & Peterson §3.2: in steady state Vegas keeps between α and β of its own packets
@@ -129,7 +104,7 @@ fn vegas_keeps_between_alpha_and_beta_packets_queued() {
         assert!(queue.len() > 100);
         let (lo, hi) = queue.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &q| (lo.min(q), hi.max(q)));
         assert!(lo >= alpha && hi <= beta, "{bottleneck}: queue from {lo} to {hi} packets after {steady_from} s; α {alpha}, β {beta}");
-        assert_eq!(flow_number(&r, "drops"), 0.0);
+        assert_eq!(flow_number(&r, 0, "drops"), 0.0);
     }
 }
 
