@@ -104,9 +104,9 @@ impl Routes {
 fn direction(scenario: &Scenario, d: u32) -> (&crate::scenario::LinkSpec, &crate::registry::ModelConfig, &(String, Option<usize>)) {
     let l = &scenario.links[d as usize / 2];
     if d.is_multiple_of(2) {
-        (l, &l.queue_ab, &l.queue_ab_at)
+        (l, &l.models.queue_ab, &l.models.queue_ab_at)
     } else {
-        (l, &l.queue_ba, &l.queue_ba_at)
+        (l, &l.models.queue_ba, &l.models.queue_ba_at)
     }
 }
 
@@ -286,7 +286,7 @@ pub fn samples(scenario: &Scenario) -> u64 {
         }
     }
     for l in &scenario.links {
-        for (from, to, queue) in [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)] {
+        for (from, to, queue) in [(l.a, l.b, &l.models.queue_ab), (l.b, l.a, &l.models.queue_ba)] {
             if scenario.monitor.queues.includes(&scenario.queue_name(from, to)) {
                 // queue_pkts, early_drops, overflow_drops, marks, utilization; RED: red_avg_pkts.
                 series += if queue.name() == "red" { 6 } else { 5 };

@@ -50,6 +50,16 @@ pub struct LinkSpec {
     /// Bits per second, each direction.
     pub rate_bps: u64,
     pub delay: Dur,
+    /// Line of the link's table (for errors found while building).
+    pub line: Option<usize>,
+    /// Queues and error models of both directions, shared by the links one table
+    /// generates (a dumbbell's access links hold one copy, not one per link).
+    pub models: std::sync::Arc<LinkModels>,
+}
+
+/// The models of a link's two directions and where in the file each queue was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkModels {
     /// Queue of the a → b direction.
     pub queue_ab: ModelConfig,
     /// Queue of the b → a direction.
@@ -58,8 +68,6 @@ pub struct LinkSpec {
     pub error_ab: Option<ModelConfig>,
     /// Error model of the b → a direction, if any.
     pub error_ba: Option<ModelConfig>,
-    /// Line of the link's table (for errors found while building).
-    pub line: Option<usize>,
     /// Key path and line of each direction's queue table, e.g. "link[2].queue.limit".
     pub queue_ab_at: (String, Option<usize>),
     pub queue_ba_at: (String, Option<usize>),
@@ -188,7 +196,7 @@ impl Scenario {
     /// An error located at a queue table of link `i` (`reverse`: the b → a direction).
     pub fn queue_error(&self, i: usize, reverse: bool, message: impl Into<String>) -> ScenarioError {
         let l = &self.links[i];
-        let (key, line) = if reverse { &l.queue_ba_at } else { &l.queue_ab_at };
+        let (key, line) = if reverse { &l.models.queue_ba_at } else { &l.models.queue_ab_at };
         ScenarioError { file: self.file.clone(), line: *line, key: key.clone(), message: message.into() }
     }
 

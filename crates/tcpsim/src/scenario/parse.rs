@@ -1,15 +1,16 @@
 //! From TOML text to a validated [`Scenario`]: sections, generators, flows, monitors.
 
-use super::model_reader::{self, At};
+use super::model_reader;
 use super::reader::{quote, Section, Source};
 use super::units::{self, parse_rate, parse_time};
-use super::{FlowKind, FlowSpec, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
+use super::{FlowKind, FlowSpec, LinkModels, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
 use crate::app::CbrParams;
 use crate::registry::{self, Family, ModelConfig};
 use crate::queue::DEFAULT_QUEUE;
 use crate::tcp::agent::{default_recovery, DEFAULT_AGENT, DEFAULT_CC, DEFAULT_RECEIVER};
 use crate::tcp::TcpParams;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Largest number of generated pairs, routers, and flows in all tables together (keeps
 /// bad input from exhausting memory while it is read).
@@ -116,12 +117,7 @@ struct Builder {
 struct LinkTemplate {
     rate_bps: u64,
     delay: u64,
-    queue: ModelConfig,
-    queue_reverse: ModelConfig,
-    queue_at: At,
-    queue_reverse_at: At,
-    error: Option<ModelConfig>,
-    error_reverse: Option<ModelConfig>,
+    models: Arc<LinkModels>,
 }
 
 impl Builder {
@@ -154,13 +150,8 @@ impl Builder {
             b,
             rate_bps: t.rate_bps,
             delay: t.delay,
-            queue_ab: t.queue.clone(),
-            queue_ba: t.queue_reverse.clone(),
             line,
-            queue_ab_at: t.queue_at.clone(),
-            queue_ba_at: t.queue_reverse_at.clone(),
-            error_ab: t.error.clone(),
-            error_ba: t.error_reverse.clone(),
+            models: Arc::clone(&t.models),
         });
     }
 
@@ -182,7 +173,15 @@ impl Builder {
             Some((c, _)) => Some(c),
             None => error.clone(),
         };
-        Ok(LinkTemplate { rate_bps, delay, queue, queue_reverse, queue_at, queue_reverse_at, error, error_reverse })
+        let models = LinkModels {
+            queue_ab: queue,
+            queue_ba: queue_reverse,
+            error_ab: error,
+            error_ba: error_reverse,
+            queue_ab_at: queue_at,
+            queue_ba_at: queue_reverse_at,
+        };
+        Ok(LinkTemplate { rate_bps, delay, models: Arc::new(models) })
     }
 
     fn explicit_link(&mut self, s: &Section) -> Result<(), ScenarioError> {

@@ -41,7 +41,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
     });
     let (smallest, largest) = sizes.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
     for (i, l) in scenario.links.iter().enumerate() {
-        for (reverse, queue) in [(false, &l.queue_ab), (true, &l.queue_ba)] {
+        for (reverse, queue) in [(false, &l.models.queue_ab), (true, &l.models.queue_ba)] {
             let Constructor::Queue { capacity, .. } = queue.spec.constructor else {
                 unreachable!("{:?} is not a queue", queue.spec)
             };
@@ -162,7 +162,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
     let plan = plan(scenario, &Limits::unlimited())?;
     let mut links = Vec::with_capacity(scenario.links.len() * 2);
     for l in &scenario.links {
-        for (from, to, queue, error) in [(l.a, l.b, &l.queue_ab, &l.error_ab), (l.b, l.a, &l.queue_ba, &l.error_ba)] {
+        for (from, to, queue, error) in [(l.a, l.b, &l.models.queue_ab, &l.models.error_ab), (l.b, l.a, &l.models.queue_ba, &l.models.error_ba)] {
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
             let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, build_queue(queue, l.rate_bps, random));
