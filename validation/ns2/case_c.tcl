@@ -14,23 +14,11 @@ apply_seed_and_trace $ns
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 100
 
-set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
-$ns duplex-link $src $r1 10Mb 1ms DropTail
-$ns duplex-link $r1 $r2 1.5Mb 40ms DropTail
-$ns duplex-link $r2 $dst 10Mb 1ms DropTail
+chain $ns 10Mb 1ms 1.5Mb 40ms
 $ns queue-limit $r1 $r2 20
 $ns queue-limit $r2 $r1 20
-monitor_link $ns $r1 $r2 r1->r2
-monitor_link $ns $r2 $r1 r2->r1
 
-set tcp [new Agent/TCP]
-set sink [new Agent/TCPSink]
-$ns attach-agent $src $tcp
-$ns attach-agent $dst $sink
-$ns connect $tcp $sink
-set ftp [new Application/FTP]
-$ftp attach-agent $tcp
-$ns at 0.0 "$ftp start"
+lassign [ftp_flow $ns Agent/TCP Agent/TCPSink $src $dst 0.0] tcp sink
 
 proc finish {} {
     global ns tcp sink

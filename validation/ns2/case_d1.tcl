@@ -19,22 +19,10 @@ apply_seed_and_trace $ns
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 1000
 
-set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
-$ns duplex-link $src $r1 100Mb 1ms DropTail
-$ns duplex-link $r1 $r2 10Mb 5ms DropTail
-$ns duplex-link $r2 $dst 100Mb 1ms DropTail
+chain $ns 100Mb 1ms 10Mb 5ms
 $ns queue-limit $r1 $r2 2
-monitor_link $ns $r1 $r2 r1->r2
-monitor_link $ns $r2 $r1 r2->r1
 
-set tcp [new Agent/TCP/Newreno]
-set sink [new Agent/TCPSink]
-$ns attach-agent $src $tcp
-$ns attach-agent $dst $sink
-$ns connect $tcp $sink
-set ftp [new Application/FTP]
-$ftp attach-agent $tcp
-$ns at 0.0 "$ftp start"
+lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $src $dst 0.0] tcp sink
 
 proc finish {} {
     global ns tcp sink

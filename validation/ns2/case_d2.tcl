@@ -22,24 +22,17 @@ Agent/TCP set windowInit_ 2
 
 set n 4
 set delays {1ms 5ms 12ms 25ms}
-set r1 [$ns node]; set r2 [$ns node]
-$ns duplex-link $r1 $r2 10Mb 10ms DropTail
+dumbbell_routers $ns 10Mb 10ms DropTail
 monitor_link $ns $r1 $r2 r1->r2
 monitor_link $ns $r2 $r1 r2->r1
+dumbbell_pairs $ns $n $delays 1ms
 for {set i 0} {$i < $n} {incr i} {
-    set s($i) [$ns node]; set d($i) [$ns node]
-    $ns duplex-link $s($i) $r1 100Mb [lindex $delays $i] DropTail
-    $ns duplex-link $r2 $d($i) 100Mb 1ms DropTail
-    set src($i) [new Agent/TCP/Newreno]; set snk($i) [new Agent/TCPSink]
-    $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i)
-    $ns connect $src($i) $snk($i)
-    set ftp($i) [new Application/FTP]; $ftp($i) attach-agent $src($i)
-    $ns at [expr 0.1*$i] "$ftp($i) start"
+    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.1*$i]] src($i) snk($i)
 }
 
 proc finish {} {
-    global ns n src snk
-    for {set i 0} {$i < $n} {incr i} { report_tcp $i $src($i) $snk($i) }
+    global ns n
+    report_flows $n
     finish_run $ns D2
 }
 $ns at $T "finish"

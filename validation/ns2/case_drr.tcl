@@ -27,39 +27,19 @@ Queue/DRR set blimit_ 52000
 
 set n 4
 set delays {1ms 5ms 12ms 25ms 1ms}
-set r1 [$ns node]; set r2 [$ns node]
-$ns duplex-link $r1 $r2 10Mb 10ms DRR
+dumbbell_routers $ns 10Mb 10ms DRR
 monitor_link_flows $ns $r1 $r2 r1->r2
 monitor_link $ns $r2 $r1 r2->r1
-for {set i 0} {$i <= $n} {incr i} {
-    set s($i) [$ns node]; set d($i) [$ns node]
-    $ns duplex-link $s($i) $r1 100Mb [lindex $delays $i] DropTail
-    $ns duplex-link $r2 $d($i) 100Mb 1ms DropTail
-}
+dumbbell_pairs $ns [expr {$n + 1}] $delays 1ms
 for {set i 0} {$i < $n} {incr i} {
-    set src($i) [new Agent/TCP/Newreno]; set snk($i) [new Agent/TCPSink]
+    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.1*$i]] src($i) snk($i)
     $src($i) set fid_ $i
-    $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i)
-    $ns connect $src($i) $snk($i)
-    set ftp($i) [new Application/FTP]; $ftp($i) attach-agent $src($i)
-    $ns at [expr 0.1*$i] "$ftp($i) start"
 }
-set udp [new Agent/UDP]
-$udp set packetSize_ 1000
-$udp set fid_ $n
-set lm [new Agent/LossMonitor]
-$ns attach-agent $s($n) $udp; $ns attach-agent $d($n) $lm
-$ns connect $udp $lm
-set cbr [new Application/Traffic/CBR]
-$cbr set packetSize_ 1000
-$cbr set rate_ 6Mb
-$cbr set random_ 0
-$cbr attach-agent $udp
-$ns at 0.0 "$cbr start"
+set lm [cbr_flow $ns $s($n) $d($n) 6Mb $n]
 
 proc finish {} {
-    global ns n src snk lm
-    for {set i 0} {$i < $n} {incr i} { report_tcp $i $src($i) $snk($i) }
+    global ns n lm
+    report_flows $n
     report_cbr 0 $lm
     report_fid_flows
     finish_run $ns DRR

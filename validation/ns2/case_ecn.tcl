@@ -33,27 +33,18 @@ Queue/RED set gentle_ true
 Queue/RED set setbit_ true
 
 set n 8
-set r1 [$ns node]; set r2 [$ns node]
-$ns duplex-link $r1 $r2 10Mb 20ms RED
+dumbbell_routers $ns 10Mb 20ms RED
 $ns queue-limit $r1 $r2 100
 monitor_link $ns $r1 $r2 r1->r2
 monitor_link $ns $r2 $r1 r2->r1
+dumbbell_pairs $ns $n 2ms 2ms
 for {set i 0} {$i < $n} {incr i} {
-    set s($i) [$ns node]; set d($i) [$ns node]
-    $ns duplex-link $s($i) $r1 100Mb 2ms DropTail
-    $ns duplex-link $r2 $d($i) 100Mb 2ms DropTail
-}
-for {set i 0} {$i < $n} {incr i} {
-    set src($i) [new Agent/TCP/Newreno]; set snk($i) [new Agent/TCPSink]
-    $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i)
-    $ns connect $src($i) $snk($i)
-    set ftp($i) [new Application/FTP]; $ftp($i) attach-agent $src($i)
-    $ns at [expr 0.1*$i] "$ftp($i) start"
+    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.1*$i]] src($i) snk($i)
 }
 
 proc finish {} {
-    global ns n src snk
-    for {set i 0} {$i < $n} {incr i} { report_tcp $i $src($i) $snk($i) }
+    global ns n
+    report_flows $n
     finish_run $ns ECN
 }
 $ns at $T "finish"

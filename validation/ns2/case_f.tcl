@@ -32,38 +32,19 @@ Queue/RED set linterm_ 10
 Queue/RED set gentle_ true
 
 set n 8
-set r1 [$ns node]; set r2 [$ns node]
-$ns duplex-link $r1 $r2 10Mb 20ms RED
+dumbbell_routers $ns 10Mb 20ms RED
 $ns queue-limit $r1 $r2 100
 monitor_link $ns $r1 $r2 r1->r2
 monitor_link $ns $r2 $r1 r2->r1
-for {set i 0} {$i <= $n} {incr i} {
-    set s($i) [$ns node]; set d($i) [$ns node]
-    $ns duplex-link $s($i) $r1 100Mb 2ms DropTail
-    $ns duplex-link $r2 $d($i) 100Mb 2ms DropTail
-}
+dumbbell_pairs $ns [expr {$n + 1}] 2ms 2ms
 for {set i 0} {$i < $n} {incr i} {
-    set src($i) [new Agent/TCP/Newreno]; set snk($i) [new Agent/TCPSink]
-    $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i)
-    $ns connect $src($i) $snk($i)
-    set ftp($i) [new Application/FTP]; $ftp($i) attach-agent $src($i)
-    $ns at [expr 0.1*$i] "$ftp($i) start"
+    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.1*$i]] src($i) snk($i)
 }
-set udp [new Agent/UDP]
-$udp set packetSize_ 1000
-set lm [new Agent/LossMonitor]
-$ns attach-agent $s($n) $udp; $ns attach-agent $d($n) $lm
-$ns connect $udp $lm
-set cbr [new Application/Traffic/CBR]
-$cbr set packetSize_ 1000
-$cbr set rate_ 2Mb
-$cbr set random_ 0
-$cbr attach-agent $udp
-$ns at 0.0 "$cbr start"
+set lm [cbr_flow $ns $s($n) $d($n) 2Mb]
 
 proc finish {} {
-    global ns n src snk lm
-    for {set i 0} {$i < $n} {incr i} { report_tcp $i $src($i) $snk($i) }
+    global ns n lm
+    report_flows $n
     report_cbr 0 $lm
     finish_run $ns F
 }

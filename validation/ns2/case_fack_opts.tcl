@@ -17,33 +17,21 @@ apply_seed_and_trace $ns
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 1000
 
-set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
-$ns duplex-link $src $r1 100Mb 1ms DropTail
-$ns duplex-link $r1 $r2 10Mb 5ms DropTail
-$ns duplex-link $r2 $dst 100Mb 1ms DropTail
+chain $ns 100Mb 1ms 10Mb 5ms
 $ns queue-limit $r1 $r2 5
-monitor_link $ns $r1 $r2 r1->r2
-monitor_link $ns $r2 $r1 r2->r1
 
 set n 2
 for {set i 0} {$i < $n} {incr i} {
-    set tcp($i) [new Agent/TCP/Fack]
-    set sink($i) [new Agent/TCPSink/Sack1/DelAck]
-    $ns attach-agent $src $tcp($i)
-    $ns attach-agent $dst $sink($i)
-    $ns connect $tcp($i) $sink($i)
+    lassign [ftp_flow $ns Agent/TCP/Fack Agent/TCPSink/Sack1/DelAck $src $dst [expr 0.1*$i]] tcp($i) sink($i)
     $tcp($i) attach stdout
     $tcp($i) trace backoff_
-    set ftp($i) [new Application/FTP]
-    $ftp($i) attach-agent $tcp($i)
-    $ns at [expr 0.1*$i] "$ftp($i) start"
 }
 $tcp(0) set rampdown_ true
 $tcp(1) set ss-div4_ true
 
 proc finish {} {
-    global ns n tcp sink
-    for {set i 0} {$i < $n} {incr i} { report_tcp $i $tcp($i) $sink($i) }
+    global ns n
+    report_flows $n tcp sink
     finish_run $ns FACK-OPTS
 }
 $ns at $T "finish"

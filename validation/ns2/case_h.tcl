@@ -39,20 +39,14 @@ foreach {a b name} [list $r1 $p r1->p $r1 $q r1->q $r2 $p r2->p $r2 $q r2->q] {
 
 set n 2
 set delays {1.013ms 2.371ms}
+dumbbell_pairs $ns $n $delays 1ms
 for {set i 0} {$i < $n} {incr i} {
-    set s($i) [$ns node]; set d($i) [$ns node]
-    $ns duplex-link $s($i) $r1 100Mb [lindex $delays $i] DropTail
-    $ns duplex-link $r2 $d($i) 100Mb 1ms DropTail
-    set src($i) [new Agent/TCP/Newreno]; set snk($i) [new Agent/TCPSink]
-    $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i)
-    $ns connect $src($i) $snk($i)
-    set ftp($i) [new Application/FTP]; $ftp($i) attach-agent $src($i)
-    $ns at [expr 0.3*$i] "$ftp($i) start"
+    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.3*$i]] src($i) snk($i)
 }
 
 proc finish {} {
-    global ns n src snk
-    for {set i 0} {$i < $n} {incr i} { report_tcp $i $src($i) $snk($i) }
+    global ns n
+    report_flows $n
     finish_run $ns H
 }
 $ns at $T "finish"

@@ -20,24 +20,12 @@ apply_seed_and_trace $ns
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 20000
 
-set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
-$ns duplex-link $src $r1 1Gb 1ms DropTail
-$ns duplex-link $r1 $r2 50Mb 48ms DropTail
-$ns duplex-link $r2 $dst 1Gb 1ms DropTail
+set bottleneck [chain $ns 1Gb 1ms 50Mb 48ms]
 $ns queue-limit $src $r1 10000
 $ns queue-limit $r1 $r2 10000
 $ns queue-limit $r2 $dst 10000
-set bottleneck [monitor_link $ns $r1 $r2 r1->r2]
-monitor_link $ns $r2 $r1 r2->r1
 
-set tcp [new Agent/TCP/Vegas]
-set sink [new Agent/TCPSink]
-$ns attach-agent $src $tcp
-$ns attach-agent $dst $sink
-$ns connect $tcp $sink
-set ftp [new Application/FTP]
-$ftp attach-agent $tcp
-$ns at 0.0 "$ftp start"
+lassign [ftp_flow $ns Agent/TCP/Vegas Agent/TCPSink $src $dst 0.0] tcp sink
 sample_every $ns 0.1 $tcp $bottleneck
 
 proc finish {} {

@@ -20,26 +20,14 @@ apply_seed_and_trace $ns
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 1000
 
-set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
-$ns duplex-link $src $r1 100Mb 1ms DropTail
-$ns duplex-link $r1 $r2 5Mb 30ms DropTail
-$ns duplex-link $r2 $dst 100Mb 1ms DropTail
+set bottleneck [chain $ns 100Mb 1ms 5Mb 30ms]
 $ns queue-limit $r1 $r2 3
-set bottleneck [monitor_link $ns $r1 $r2 r1->r2]
-monitor_link $ns $r2 $r1 r2->r1
 
-set tcp [new Agent/TCP/Vegas]
+lassign [ftp_flow $ns Agent/TCP/Vegas Agent/TCPSink $src $dst 0.0] tcp sink
 $tcp set v_alpha_ 3
 $tcp set v_beta_ 5
 $tcp set v_gamma_ 1
 $tcp set syn_ false
-set sink [new Agent/TCPSink]
-$ns attach-agent $src $tcp
-$ns attach-agent $dst $sink
-$ns connect $tcp $sink
-set ftp [new Application/FTP]
-$ftp attach-agent $tcp
-$ns at 0.0 "$ftp start"
 sample_every $ns 0.1 $tcp $bottleneck
 
 proc finish {} {

@@ -1,4 +1,5 @@
-# Helpers shared by the differential cases C, D1, D2, E, F, ECN, V1 and V2 (sourced by case_*.tcl).
+# Helpers shared by the differential cases (sourced by case_*.tcl): arguments, networks,
+# bulk flows, monitors and the report every case prints.
 #
 # Every case script prints, at its end time:
 #   flow I bytes=.. data_pkts=.. rexmit_pkts=.. timeouts=.. cwnd_cuts=.. ecn_responses=.. cwnd=..
@@ -41,6 +42,80 @@ proc apply_seed_and_trace {ns} {
         set tracefd [open $TRACE w]
         $ns trace-all $tracefd
     }
+}
+
+# The chain  src --ACCESS-- r1 ==BOTTLENECK== r2 --ACCESS-- dst  of the single-path
+# cases, with DropTail queues (ns-2 default limit_ 50; cases set their own limits), both
+# bottleneck directions monitored. Sets the globals src, r1, r2, dst (node ids 0-3, in
+# that order) and returns the r1->r2 queue monitor.
+proc chain {ns access_rate access_delay rate delay} {
+    global src r1 r2 dst
+    set src [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set dst [$ns node]
+    $ns duplex-link $src $r1 $access_rate $access_delay DropTail
+    $ns duplex-link $r1 $r2 $rate $delay DropTail
+    $ns duplex-link $r2 $dst $access_rate $access_delay DropTail
+    set bottleneck [monitor_link $ns $r1 $r2 r1->r2]
+    monitor_link $ns $r2 $r1 r2->r1
+    return $bottleneck
+}
+
+# The routers of a dumbbell, r1 ==RATE/DELAY, QUEUE== r2 (node ids 0 and 1; duplex-link
+# gives both directions the QUEUE class). Sets the globals r1 and r2.
+proc dumbbell_routers {ns rate delay queue} {
+    global r1 r2
+    set r1 [$ns node]; set r2 [$ns node]
+    $ns duplex-link $r1 $r2 $rate $delay $queue
+}
+
+# COUNT host pairs of a dumbbell: s(i) --100Mb/DELAY_i-- r1 and r2 --100Mb/SINK_DELAY--
+# d(i), DropTail, created in the order s(0), d(0), s(1), d(1), ... (node ids 2, 3, 4, ...
+# after the routers). DELAYS is one delay for every pair or a list with one per pair.
+proc dumbbell_pairs {ns count delays sink_delay} {
+    global r1 r2 s d
+    for {set i 0} {$i < $count} {incr i} {
+        set delay [expr {[llength $delays] > 1 ? [lindex $delays $i] : $delays}]
+        set s($i) [$ns node]; set d($i) [$ns node]
+        $ns duplex-link $s($i) $r1 100Mb $delay DropTail
+        $ns duplex-link $r2 $d($i) 100Mb $sink_delay DropTail
+    }
+}
+
+# A bulk transfer: a new SENDER agent (class) at node FROM connected to a new RECEIVER
+# agent at node TO, driven by an FTP application that starts at time START (s). Returns
+# {sender receiver}.
+proc ftp_flow {ns sender receiver from to start} {
+    set tcp [new $sender]; set sink [new $receiver]
+    $ns attach-agent $from $tcp; $ns attach-agent $to $sink
+    $ns connect $tcp $sink
+    set ftp [new Application/FTP]; $ftp attach-agent $tcp
+    $ns at $start "$ftp start"
+    return [list $tcp $sink]
+}
+
+# A constant-bit-rate UDP flow of 1000-byte packets (no jitter: random_ 0) from node FROM
+# to an Agent/LossMonitor at node TO, RATE (e.g. 2Mb), started at 0 s; FID, if given,
+# is its fid_ (for flow monitors). Returns the loss monitor.
+proc cbr_flow {ns from to rate {fid ""}} {
+    set udp [new Agent/UDP]
+    $udp set packetSize_ 1000
+    if {$fid != ""} { $udp set fid_ $fid }
+    set lm [new Agent/LossMonitor]
+    $ns attach-agent $from $udp; $ns attach-agent $to $lm
+    $ns connect $udp $lm
+    set cbr [new Application/Traffic/CBR]
+    $cbr set packetSize_ 1000
+    $cbr set rate_ $rate
+    $cbr set random_ 0
+    $cbr attach-agent $udp
+    $ns at 0.0 "$cbr start"
+    return $lm
+}
+
+# One report line for each of the flows 0..N-1 whose senders and receivers are in the
+# global arrays named SENDERS and RECEIVERS.
+proc report_flows {n {senders src} {receivers snk}} {
+    upvar #0 $senders tcp $receivers sink
+    for {set i 0} {$i < $n} {incr i} { report_tcp $i $tcp($i) $sink($i) }
 }
 
 # QueueMonitor/ED on the from->to link direction, with RED early drops routed through an
