@@ -3,29 +3,8 @@
 
 mod common;
 
-use common::{run, series};
-use tcpsim::{Column, RunResults};
-
-fn f64_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [f64] {
-    match t.column(name) {
-        Some(Column::F64(v)) => v,
-        other => panic!("column {name}: {other:?}"),
-    }
-}
-
-fn i64_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [i64] {
-    match t.column(name) {
-        Some(Column::I64(v)) => v,
-        other => panic!("column {name}: {other:?}"),
-    }
-}
-
-fn str_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [String] {
-    match t.column(name) {
-        Some(Column::Str(v)) => v,
-        other => panic!("column {name}: {other:?}"),
-    }
-}
+use common::{chain, f64_col, i64_col, run, series, str_col};
+use tcpsim::RunResults;
 
 fn jain(x: &[f64]) -> f64 {
     let sum: f64 = x.iter().sum();
@@ -33,58 +12,18 @@ fn jain(x: &[f64]) -> f64 {
     sum * sum / (x.len() as f64 * squares)
 }
 
-const SINGLE_FLOW: &str = r#"
-[simulation]
-duration = "DURATION"
-
-[network]
-nodes = ["s", "r1", "r2", "d"]
-
-[[link]]
-from = "s"
-to = "r1"
-rate = "10Mbps"
-delay = "1ms"
-queue = { kind = "droptail", limit = "1000p" }
-
-[[link]]
-from = "r1"
-to = "r2"
-rate = "BOTTLENECK"
-delay = "DELAY"
-queue = { kind = "droptail", limit = "BUFFER" }
-
-[[link]]
-from = "r2"
-to = "d"
-rate = "10Mbps"
-delay = "1ms"
-queue = { kind = "droptail", limit = "1000p" }
-
-[[flow]]
-name = "f"
-from = "s"
-to = "d"
-recovery = "RECOVERY"
-max_window = 1000
-EXTRA
-
-[monitor]
-interval = "10ms"
-"#;
-
 fn single_flow(recovery: &str, bottleneck: &str, delay: &str, buffer: &str, duration: &str) -> String {
     single_flow_with(recovery, bottleneck, delay, buffer, duration, "")
 }
 
 fn single_flow_with(recovery: &str, bottleneck: &str, delay: &str, buffer: &str, duration: &str, extra: &str) -> String {
-    SINGLE_FLOW
-        .replace("EXTRA", extra)
-        .replace("RECOVERY", recovery)
-        .replace("BOTTLENECK", bottleneck)
-        .replace("DELAY", delay)
-        .replace("BUFFER", buffer)
-        .replace("DURATION", duration)
+    let access_queue = r#"{ kind = "droptail", limit = "1000p" }"#;
+    let network = chain("10Mbps", "1ms", access_queue, bottleneck, delay, &format!(r#"{{ kind = "droptail", limit = "{buffer}" }}"#));
+    format!(
+        "[simulation]\nduration = \"{duration}\"\n\n{network}\
+         [[flow]]\nname = \"f\"\nfrom = \"s\"\nto = \"d\"\nrecovery = \"{recovery}\"\nmax_window = 1000\n{extra}\n\n\
+         [monitor]\ninterval = \"10ms\"\n"
+    )
 }
 
 #[test]
@@ -136,41 +75,14 @@ fn newreno_repairs_a_burst_of_losses_where_reno_times_out() {
 
 /// One 1000-packet transfer over 100 Mb/s access links and a 10 Mb/s / 20 ms bottleneck
 /// with a 10-packet DropTail buffer; window 100.
-const SLOW_START_OVERSHOOT: &str = r#"
-[simulation]
-duration = "2s"
-
-[network]
-nodes = ["s", "r1", "r2", "d"]
-
-[[link]]
-from = "s"
-to = "r1"
-rate = "100Mbps"
-delay = "1ms"
-
-[[link]]
-from = "r1"
-to = "r2"
-rate = "10Mbps"
-delay = "20ms"
-queue = { kind = "droptail", limit = "10p" }
-
-[[link]]
-from = "r2"
-to = "d"
-rate = "100Mbps"
-delay = "1ms"
-
-[[flow]]
-name = "f"
-from = "s"
-to = "d"
-recovery = "RECOVERY"
-receiver = RECEIVER
-max_window = 100
-packets = 1000
-"#;
+/// `recovery` and `receiver` are TOML values.
+fn slow_start_overshoot(recovery: &str, receiver: &str) -> String {
+    let network = chain("100Mbps", "1ms", "", "10Mbps", "20ms", r#"{ kind = "droptail", limit = "10p" }"#);
+    format!(
+        "[simulation]\nduration = \"2s\"\n\n{network}\
+         [[flow]]\nname = \"f\"\nfrom = \"s\"\nto = \"d\"\nrecovery = {recovery}\nreceiver = {receiver}\nmax_window = 100\npackets = 1000\n"
+    )
+}
 
 #[test]
 fn sack1_repairs_a_window_of_losses_without_a_timeout_where_reno_times_out() {
@@ -179,7 +91,7 @@ fn sack1_repairs_a_window_of_losses_without_a_timeout_where_reno_times_out() {
     // drops, 2 fast retransmits, no timeout; with Agent/TCPSink/Sack1/DelAck: 6 drops, one
     // fast retransmit; Agent/TCP/Reno times out with either sink. tcpsim gives the same
     // counters.
-    let scenario = |recovery: &str, receiver: &str| SLOW_START_OVERSHOOT.replace("RECOVERY", recovery).replace("RECEIVER", receiver);
+    let scenario = |recovery: &str, receiver: &str| slow_start_overshoot(&format!("\"{recovery}\""), receiver);
     for (sack_receiver, plain_receiver) in [
         (r#"{ kind = "every_packet", sack = true }"#, r#""every_packet""#),
         (r#"{ kind = "delayed", sack = true }"#, r#""delayed""#),
@@ -210,7 +122,7 @@ fn fack_repairs_a_window_of_losses_in_one_recovery() {
     //   defaults, delayed ACKs:    6 drops, 1 fast retransmit, no timeout, 1000 delivered
     //   defaults, SACK sink:      20 drops, and one retransmission is lost again: FACK
     //                             stops sending until the timer (1 timeout, 782 delivered)
-    let scenario = |recovery: &str, receiver: &str| SLOW_START_OVERSHOOT.replace("\"RECOVERY\"", recovery).replace("RECEIVER", receiver);
+    let scenario = |recovery: &str, receiver: &str| slow_start_overshoot(recovery, receiver);
     let sack = r#"{ kind = "every_packet", sack = true }"#;
     let delayed = r#"{ kind = "delayed", sack = true }"#;
     let counters = |r: &RunResults| {

@@ -4,55 +4,20 @@
 
 mod common;
 
-use common::{column, flow_number, run, series};
+use common::{chain, column, flow_number, run, series};
 use tcpsim::Column;
 
 /// Reference document 001 Topology A with one flow: 1 Gb/s / 1 ms access links and a
 /// C_b / 48 ms bottleneck (100 ms round-trip propagation), buffers large enough for no
-/// loss, 1000-byte packets, no window limit.
-const TOPOLOGY_A: &str = r#"
-[simulation]
-duration = "DURATION"
-
-[network]
-nodes = ["s", "r1", "r2", "d"]
-
-[[link]]
-from = "s"
-to = "r1"
-rate = "1Gbps"
-delay = "1ms"
-queue = { kind = "droptail", limit = "10000p" }
-
-[[link]]
-from = "r1"
-to = "r2"
-rate = "BOTTLENECK"
-delay = "48ms"
-queue = { kind = "droptail", limit = "10000p" }
-
-[[link]]
-from = "r2"
-to = "d"
-rate = "1Gbps"
-delay = "1ms"
-queue = { kind = "droptail", limit = "10000p" }
-
-[[flow]]
-name = "vegas"
-from = "s"
-to = "d"
-cc = CC
-packet_size = "1000B"
-max_window = 20000
-EXTRA
-
-[monitor]
-interval = "10ms"
-"#;
-
+/// loss, 1000-byte packets, no window limit. `cc` is a TOML value.
 fn topology_a(bottleneck: &str, cc: &str, extra: &str, duration: &str) -> String {
-    TOPOLOGY_A.replace("BOTTLENECK", bottleneck).replace("CC", cc).replace("EXTRA", extra).replace("DURATION", duration)
+    let no_loss = r#"{ kind = "droptail", limit = "10000p" }"#;
+    let network = chain("1Gbps", "1ms", no_loss, bottleneck, "48ms", no_loss);
+    format!(
+        "[simulation]\nduration = \"{duration}\"\n\n{network}\
+         [[flow]]\nname = \"vegas\"\nfrom = \"s\"\nto = \"d\"\ncc = {cc}\npacket_size = \"1000B\"\nmax_window = 20000\n{extra}\n\n\
+         [monitor]\ninterval = \"10ms\"\n"
+    )
 }
 
 /// Reference document 001 §4.1, Fig. 1: one Vegas flow (α = 2, β = 4, γ = 1) on 50 Mb/s

@@ -25,6 +25,30 @@ pub fn series(r: &RunResults, entity: &str, metric: &str) -> Vec<(f64, f64)> {
     (0..times.len()).filter(|&i| entities[i] == entity && metrics[i] == metric).map(|i| (times[i], values[i])).collect()
 }
 
+/// A float column of a table.
+pub fn f64_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [f64] {
+    match column(t, name) {
+        Column::F64(v) => v,
+        other => panic!("column {name}: {other:?}"),
+    }
+}
+
+/// An integer column of a table.
+pub fn i64_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [i64] {
+    match column(t, name) {
+        Column::I64(v) => v,
+        other => panic!("column {name}: {other:?}"),
+    }
+}
+
+/// A text column of a table.
+pub fn str_col<'a>(t: &'a tcpsim::Table, name: &str) -> &'a [String] {
+    match column(t, name) {
+        Column::Str(v) => v,
+        other => panic!("column {name}: {other:?}"),
+    }
+}
+
 /// A number of the flows table, by flow row.
 pub fn flow_number(r: &RunResults, row: usize, name: &str) -> f64 {
     match column(&r.flows, name) {
@@ -39,6 +63,24 @@ pub fn mean_between(samples: &[(f64, f64)], from: f64, to: f64) -> f64 {
     let v: Vec<f64> = samples.iter().filter(|&&(t, _)| t >= from && t < to).map(|&(_, v)| v).collect();
     assert!(!v.is_empty(), "no samples in [{from}, {to})");
     v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// A `[[link]]` table; `queue` is a TOML value, or empty for the default queue.
+pub fn link(from: &str, to: &str, rate: &str, delay: &str, queue: &str) -> String {
+    let queue = if queue.is_empty() { String::new() } else { format!("queue = {queue}\n") };
+    format!("[[link]]\nfrom = \"{from}\"\nto = \"{to}\"\nrate = \"{rate}\"\ndelay = \"{delay}\"\n{queue}\n")
+}
+
+/// The four-node chain s – r1 – r2 – d: its `[network]` table and three `[[link]]`
+/// tables. Both access links get `access_rate`, `access_delay` and `access_queue`; the
+/// r1 – r2 bottleneck its own rate, delay and queue (queues as in [`link`]).
+pub fn chain(access_rate: &str, access_delay: &str, access_queue: &str, rate: &str, delay: &str, queue: &str) -> String {
+    format!(
+        "[network]\nnodes = [\"s\", \"r1\", \"r2\", \"d\"]\n\n{}{}{}",
+        link("s", "r1", access_rate, access_delay, access_queue),
+        link("r1", "r2", rate, delay, queue),
+        link("r2", "d", access_rate, access_delay, access_queue)
+    )
 }
 
 /// Reference document 001 Topology A (Fig. 6): sources s1, s2 on 1 Gb/s / 1 ms access
