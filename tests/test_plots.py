@@ -222,8 +222,8 @@ def test_sweep_plot_mean_and_sd_across_seeds(sweep_table, tmp_path):
     assert _is_png(tmp_path / "s.png")
     ax = fig.axes[0]
     assert ax.get_xlabel() == WINDOW
-    assert ax.get_ylabel() == "total goodput (Mbit/s)"
-    assert ax.get_title() == "Total goodput vs max_window\n(mean ± 1 SD over 2 runs per point)"
+    assert ax.get_ylabel() == "aggregate goodput (Mbit/s)"
+    assert ax.get_title() == "Aggregate goodput vs max_window\n(mean ± 1 SD over 2 runs per point)"
     # the queue discipline also varies: it goes into the labels, never averaged over
     assert ax.get_legend().get_title().get_text() == "recovery, queue"
     assert _legend_texts(ax) == ["reno, queue=droptail", "reno, queue=red",
@@ -256,7 +256,7 @@ def test_sweep_plot_ci95_and_categorical_x(sweep_table):
 def test_sweep_plot_defaults(sweep_table, sweep_dir):
     ax = plots.sweep_plot(sweep_table).axes[0]  # x: the numeric parameter, hue: fewest values
     assert ax.get_xlabel() == WINDOW
-    assert ax.get_ylabel() == "total goodput (Mbit/s)"
+    assert ax.get_ylabel() == "aggregate goodput (Mbit/s)"
     assert len(ax.containers) == 4
     again = plots.sweep_plot(sweep_dir, y="rtt_mean_s").axes[0]  # a directory works too
     assert again.get_ylabel() == "mean RTT (ms)"

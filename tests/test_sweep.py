@@ -298,7 +298,9 @@ def test_run_sweep_locally_writes_one_complete_run_per_row(small_sweep, tmp_path
     # Same scenario, same numbers: the sweep's run equals a plain tcpsim.run.
     first = runs[0]
     direct = tcpsim.run(first.toml_text)
-    assert table.loc[first.run_id, "goodput_bps"] == pytest.approx(direct.flows["goodput_bps"].sum())
+    # The aggregate goodput: bytes delivered by all flows over the measurement window.
+    window = direct.summary["duration_s"] - direct.summary["measure_from_s"]
+    assert table.loc[first.run_id, "goodput_bps"] == pytest.approx(direct.flows["goodput_bytes"].sum() * 8 / window)
     # sweep.parquet is the same table; sweep.json lists the runs.
     pd.testing.assert_frame_equal(load_sweep(out), table, check_dtype=False)
     record = json.loads((out / "sweep.json").read_text())

@@ -284,7 +284,7 @@ def test_dask_client_resumes_a_local_sweep_and_cli_scheduler(two_workers, tmp_pa
     for run in full.runs():
         if run.run_id not in before:
             direct = tcpsim.run(run.toml_text)
-            assert table.loc[run.run_id, "goodput_bps"] == direct.flows["goodput_bps"].sum()
+            assert table.loc[run.run_id, "goodput_bps"] == direct.summary["aggregate_goodput_bps"]
             assert table.loc[run.run_id, "events"] == direct.summary["events"]
 
     # The CLI entry point with --scheduler.

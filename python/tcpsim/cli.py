@@ -418,7 +418,7 @@ def format_report(results) -> str:
     head = _summary_line(results.summary)
     if head:
         parts.append(head)
-    parts.append(format_flows(results.flows))
+    parts.append(format_flows(results.flows, results.summary))
     queues = format_queues(results.queues, results.links)
     if queues:
         parts.append(queues)
@@ -442,7 +442,7 @@ def _summary_line(summary: dict) -> str:
     return ", ".join(bits)
 
 
-def format_flows(flows) -> str:
+def format_flows(flows, summary=None) -> str:
     if flows.empty:
         return "no flows"
     rows = []
@@ -461,8 +461,12 @@ def format_flows(flows) -> str:
         ["flow", "transport", "goodput Mbps", "retransmits", "timeouts", "mean RTT ms"],
         rows, right=[False, False, True, True, True, True],
     )
-    total = flows["goodput_bps"].sum() / 1e6 if "goodput_bps" in flows else float("nan")
-    tail = f"total goodput {total:.3f} Mbps"
+    # Bytes all flows delivered over the measurement window per second of it (the core's
+    # summary); not the sum of per-flow rates, each over its own active time.
+    total = (summary or {}).get("aggregate_goodput_bps")
+    tail = f"aggregate goodput {total / 1e6:.3f} Mbps" if total is not None else "aggregate goodput unknown"
+    if (summary or {}).get("measure_from_s"):
+        tail += f" (measured from {summary['measure_from_s']:g} s)"
     tcp = flows[flows["type"] == "tcp"]["goodput_bps"] if "type" in flows else flows.get("goodput_bps")
     if tcp is not None and len(tcp) > 1:
         from .analysis import jain

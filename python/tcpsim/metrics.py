@@ -45,7 +45,7 @@ where a document's printed numbers disagree with its own formula.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -68,6 +68,7 @@ __all__ = [
     "goodput_bps",
     "throughput",
     "goodput",
+    "aggregate_goodput",
     "retransmission_ratio",
     "throughput_series",
     "window_throughput",
@@ -600,7 +601,8 @@ def throughput(flows: Any, retransmissions: bool = True) -> pd.Series:
 
 def goodput(flows: Any) -> pd.Series:
     """Per-flow goodput (bit/s): payload delivered *in order, once* (retransmitted copies
-    and duplicates excluded), over the flow's active time ``[start_s, stop_s]``.
+    and duplicates excluded), over the flow's active time ``[start_s, stop_s]`` within
+    the measurement window (see `aggregate_goodput` for all flows together).
 
     Definition: 002 §2.3.4 (see `goodput_bps`). Column ``goodput_bps`` of the ``flows``
     table (``goodput_bytes · 8 / (stop_s − start_s)``); returns a Series by flow name.
@@ -610,6 +612,33 @@ def goodput(flows: Any) -> pd.Series:
     {'f': 900000.0}
     """
     return throughput(flows, retransmissions=False)
+
+
+def _window_s(summary: Dict[str, Any]) -> Optional[float]:
+    """The measurement window of a run, seconds: ``duration_s − measure_from_s``."""
+    if summary.get("duration_s") is None:
+        return None
+    return float(summary["duration_s"]) - float(summary.get("measure_from_s") or 0.0)
+
+
+def aggregate_goodput(results: Any) -> float:
+    """Aggregate goodput of a run (bit/s): the payload all flows delivered in order during
+    the measurement window (``[simulation] measure_from`` to the end), divided by the
+    window. Unlike the sum of per-flow `goodput` (each over its own active time) it never
+    exceeds what the links carried, also when flows take turns.
+
+    Takes a `tcpsim.Results` (its summary's ``aggregate_goodput_bps``, or the same sum
+    from its flows table for results saved before the core reported it).
+    """
+    summary = getattr(results, "summary", None)
+    if summary is None:
+        raise TypeError(f"aggregate_goodput: expected tcpsim.Results, not {type(results).__name__}")
+    if summary.get("aggregate_goodput_bps") is not None:
+        return float(summary["aggregate_goodput_bps"])
+    window = _window_s(summary)
+    if not window:
+        raise ValueError("aggregate_goodput: the results' summary has no duration_s")
+    return float(results.flows["goodput_bytes"].astype(float).sum() * 8.0 / window)
 
 
 def retransmission_ratio(flows: Any) -> pd.Series:
@@ -772,7 +801,7 @@ def link_utilization(links: Any, method: str = "busy", duration_s: Optional[floa
     elif method == "bytes":
         df = _table(links, "links", ["link", "rate_bps", "bytes_sent"])
         if duration_s is None and not isinstance(links, pd.DataFrame):
-            duration_s = (getattr(links, "summary", None) or {}).get("duration_s")
+            duration_s = _window_s(getattr(links, "summary", None) or {})
         if duration_s is None:
             raise ValueError("link_utilization: method='bytes' needs duration_s (or a Results with a summary)")
         _check_positive(float(duration_s), "link_utilization: duration_s")

@@ -493,7 +493,7 @@ def plot_all(results: Results, directory: PathLike) -> List[Path]:
 #: Labels of the sweep table's metric columns: (description, unit, scale of the column).
 SWEEP_METRICS: Dict[str, Tuple[str, str, float]] = {
     "flows": ("flows", "", 1.0),
-    "goodput_bps": ("total goodput", "Mbit/s", 1e-6),
+    "goodput_bps": ("aggregate goodput", "Mbit/s", 1e-6),
     "goodput_bps_min": ("smallest flow goodput", "Mbit/s", 1e-6),
     "jain_index": ("Jain's fairness index", "", 1.0),
     "retransmits": ("retransmissions", "packets", 1.0),

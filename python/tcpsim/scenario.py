@@ -491,7 +491,7 @@ class Trace(_Table):
 
 @dataclass(repr=False)
 class Scenario(_Table):
-    """A whole scenario: ``[simulation]`` (`duration`, `seed`), ``[network] nodes``,
+    """A whole scenario: ``[simulation]`` (`duration`, `seed`, `measure_from`), ``[network] nodes``,
     ``[[link]]`` (`links`), ``[[flow]]`` (`flows`), the generators ``[dumbbell]`` and
     ``[chain]``, ``[monitor]`` and ``[trace]``.
 
@@ -507,6 +507,9 @@ class Scenario(_Table):
     chain: Optional[Chain] = None
     monitor: Optional[Monitor] = None
     trace: Optional[Trace] = None
+    #: Start of the measurement window of every reported counter (a time, e.g. "20s";
+    #: ``[simulation] measure_from``); the end of the run closes it.
+    measure_from: Optional[str] = None
 
     def __post_init__(self) -> None:
         self.nodes = _listify(self.nodes)
@@ -522,6 +525,8 @@ class Scenario(_Table):
         sim: Dict[str, Any] = {"duration": self.duration}
         if self.seed is not None:
             sim["seed"] = self.seed
+        if self.measure_from is not None:
+            sim["measure_from"] = self.measure_from
         out["simulation"] = sim
         if self.nodes:
             out["network"] = {"nodes": list(self.nodes)}
@@ -582,8 +587,8 @@ class Scenario(_Table):
                     key, ", ".join(f"'{s}'" for s in sorted(sections))))
         sim = _table(data.get("simulation", {}), "simulation")
         for key in sim:
-            if key not in ("duration", "seed"):
-                raise _toml_error(f"simulation.{key}", f"unknown key '{key}'; expected one of 'duration', 'seed'")
+            if key not in ("duration", "seed", "measure_from"):
+                raise _toml_error(f"simulation.{key}", f"unknown key '{key}'; expected one of 'duration', 'seed', 'measure_from'")
         if "duration" not in sim:
             raise _toml_error("simulation", "missing key 'duration'")
         net = _table(data.get("network", {}), "network")
@@ -593,6 +598,7 @@ class Scenario(_Table):
         return cls(
             duration=sim["duration"],
             seed=sim.get("seed"),
+            measure_from=sim.get("measure_from"),
             nodes=list(net.get("nodes", [])),
             links=[Link.from_dict(_table(t, f"link[{i}]"), f"link[{i}]") for i, t in enumerate(_tables(data, "link"))],
             flows=[_flow_from_dict(t, f"flow[{i}]") for i, t in enumerate(_tables(data, "flow"))],

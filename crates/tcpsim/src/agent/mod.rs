@@ -138,6 +138,10 @@ pub trait Agent {
     fn report(&self, counters: &mut FlowCounters);
     /// Adds this agent's variables to a time-series sample (`push(name, value)`).
     fn sample(&self, _push: &mut dyn FnMut(&'static str, f64)) {}
+    /// The measurement window opens (`measure_from`): restart the statistics that cannot
+    /// be taken as a difference of two reports (minima and maxima). Counters need
+    /// nothing: the simulation subtracts the report it takes now from the final one.
+    fn measurement_starts(&mut self) {}
 }
 
 /// What the simulation needs to know of a flow's packets.

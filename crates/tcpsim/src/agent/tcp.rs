@@ -227,6 +227,12 @@ impl Agent for TcpSource {
         c.final_cwnd = Some(self.sender.state.window.cwnd);
     }
 
+    fn measurement_starts(&mut self) {
+        let s = &mut self.sender.state.stats;
+        s.rtt_min = f64::INFINITY;
+        s.rtt_max = 0.0;
+    }
+
     fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
         let s = &self.sender.state;
         push("cwnd", s.window.cwnd);

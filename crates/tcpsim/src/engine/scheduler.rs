@@ -27,6 +27,8 @@ pub enum EventKind {
     Sample,
     /// Report progress to the caller.
     Progress,
+    /// The measurement window opens (`measure_from`).
+    MeasureStart,
 }
 
 #[derive(Debug, Clone, Copy)]

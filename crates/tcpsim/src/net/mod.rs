@@ -4,4 +4,4 @@ pub mod error;
 pub mod link;
 pub mod routing;
 
-pub use link::LinkDirection;
+pub use link::{LinkDirection, LinkStats};

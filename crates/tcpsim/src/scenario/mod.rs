@@ -159,6 +159,10 @@ pub struct Scenario {
     pub file: String,
     pub duration: SimTime,
     pub seed: u64,
+    /// Start of the measurement window: every counter of the report (flows, queues,
+    /// links) covers [measure_from, duration]; time series cover the whole run. 0 by
+    /// default.
+    pub measure_from: SimTime,
     pub nodes: Vec<String>,
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,

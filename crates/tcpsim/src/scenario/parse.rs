@@ -18,7 +18,7 @@ const MAX_GENERATED: i64 = 100_000;
 
 const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace"];
 const TRACE_KEYS: &[&str] = &["dir", "ns2", "pcap_links", "pcap_nodes"];
-const SIMULATION_KEYS: &[&str] = &["duration", "seed"];
+const SIMULATION_KEYS: &[&str] = &["duration", "seed", "measure_from"];
 const NETWORK_KEYS: &[&str] = &["nodes"];
 const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
 const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
@@ -55,6 +55,17 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         return Err(sim.error("duration", "expected a duration greater than zero"));
     }
     b.scenario.seed = sim.integer("seed", 0, i64::MAX)?.unwrap_or(1) as u64;
+    b.scenario.measure_from = sim.quantity("measure_from", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
+    if b.scenario.measure_from >= b.scenario.duration {
+        return Err(sim.error(
+            "measure_from",
+            format!(
+                "expected a time before the end of the run (duration {} s), got {} s",
+                crate::engine::time::to_secs(b.scenario.duration),
+                crate::engine::time::to_secs(b.scenario.measure_from)
+            ),
+        ));
+    }
     sim.finish()?;
 
     if let Some(net) = root.table("network")? {
@@ -96,6 +107,7 @@ fn empty(file: &str) -> Scenario {
         file: file.to_string(),
         duration: 0,
         seed: 1,
+        measure_from: 0,
         nodes: Vec::new(),
         links: Vec::new(),
         flows: Vec::new(),

@@ -214,6 +214,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         queue_actions: Vec::new(),
         agent_outputs: AgentOutputs::default(),
         tracer,
+        measurement_start: None,
     })
 }
 

@@ -6,6 +6,7 @@
 mod build;
 mod endpoints;
 mod links;
+mod measure;
 mod report;
 mod sampling;
 mod trace;
@@ -63,6 +64,8 @@ pub struct Simulation<'s> {
     agent_outputs: AgentOutputs,
     /// Packet traces, when the scenario asks for any.
     tracer: Option<Box<trace::Tracer>>,
+    /// The counters at `measure_from`, once it has passed (None when it is 0).
+    measurement_start: Option<Box<measure::MeasurementStart>>,
 }
 
 impl<'s> Simulation<'s> {
@@ -94,6 +97,9 @@ impl<'s> Simulation<'s> {
             self.sched.schedule(0, EventKind::Sample);
         }
         self.sched.schedule(end / PROGRESS_STEPS, EventKind::Progress);
+        if self.scenario.measure_from > 0 {
+            self.sched.schedule(self.scenario.measure_from, EventKind::MeasureStart);
+        }
 
         while let Some(ev) = self.sched.pop_until(end) {
             match ev.kind {
@@ -104,6 +110,7 @@ impl<'s> Simulation<'s> {
                 EventKind::FlowStop { flow } => self.flow_stop(flow),
                 EventKind::QueueTimer { link } => self.queue_timer(link),
                 EventKind::Sample => self.sample(),
+                EventKind::MeasureStart => self.measurement_starts(),
                 EventKind::Progress => {
                     let now = self.sched.now();
                     progress(time::to_secs(now) / time::to_secs(end).max(1e-30));
