@@ -2,7 +2,8 @@
 
 use super::model_reader;
 use super::reader::{quote, Section, Source};
-use super::units::{self, parse_rate, parse_time};
+use super::units::{self, parse_rate, parse_time, StartTime};
+use crate::engine::RandomStream;
 use super::{FlowKind, FlowSpec, LinkModels, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
 use crate::app::CbrParams;
 use crate::registry::{self, Family, ModelConfig};
@@ -296,7 +297,12 @@ impl Builder {
         }
         let from = s.required("from", s.string("from")?, "a node name")?;
         let to = s.required("to", s.string("to")?, "a node name")?;
-        let start = s.quantity("start", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
+        let start_spec = s.quantity("start", units::parse_start, units::START_EXPECTED)?.unwrap_or(StartTime::At(0));
+        // Checks below hold for every draw: they use the latest possible start.
+        let latest_start = match start_spec {
+            StartTime::At(t) => t,
+            StartTime::Uniform { high, .. } => high - 1,
+        };
         let spacing = s.quantity("start_spacing", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
         let stop = s.quantity("stop", parse_time, units::TIME_EXPECTED)?;
         let agents = registry::names(Family::Agent);
@@ -306,18 +312,23 @@ impl Builder {
         let secs = crate::engine::time::to_secs;
         let duration = self.scenario.duration;
         if let Some(stop) = stop {
-            if stop <= start {
+            if stop <= latest_start {
                 return Err(s.error(
                     "stop",
-                    format!("expected a stop time after the start time ({} s), got {} s", secs(start), secs(stop)),
+                    format!(
+                        "expected a stop time after the {}start time ({} s), got {} s",
+                        if matches!(start_spec, StartTime::Uniform { .. }) { "latest " } else { "" },
+                        secs(latest_start),
+                        secs(stop)
+                    ),
                 ));
             }
         }
         // A flow that cannot send before the end would be a silent row of zeros.
-        if start >= duration {
+        if latest_start >= duration {
             return Err(s.error(
                 "start",
-                format!("expected a start time before the end of the simulation ([simulation] duration = {} s), got {} s", secs(duration), secs(start)),
+                format!("expected a start time before the end of the simulation ([simulation] duration = {} s), got {} s", secs(duration), secs(latest_start)),
             ));
         }
         for i in 0..count {
@@ -336,30 +347,41 @@ impl Builder {
             if a == b {
                 return Err(s.error("to", "expected a destination different from the source"));
             }
-            let flow_start = spacing
+            let offset = spacing
                 .checked_mul(i as u64)
-                .and_then(|offset| offset.checked_add(start))
+                .and_then(|offset| offset.checked_add(latest_start))
                 .filter(|&t| t < u64::MAX / 2)
-                .ok_or_else(|| s.error("start_spacing", "expected start + count·start_spacing below 100 days"))?;
-            if flow_start >= duration {
+                .ok_or_else(|| s.error("start_spacing", "expected start + count·start_spacing below 100 days"))?
+                - latest_start;
+            // A random start is drawn from the flow's own stream: the same seed gives the
+            // same starts, and adding a flow leaves the others' draws alone.
+            let drawn = match start_spec {
+                StartTime::At(t) => t,
+                StartTime::Uniform { low, high } => {
+                    let u = RandomStream::new(self.scenario.seed, &format!("start {flow_name}")).uniform();
+                    (low + (u * (high - low) as f64) as u64).min(high - 1)
+                }
+            };
+            let flow_start = offset + drawn;
+            if offset + latest_start >= duration {
                 return Err(s.error(
                     "start_spacing",
                     format!(
                         "flow {} would start at {} s, at or after the end of the simulation ({} s): expected start + (count - 1) * start_spacing before the duration",
                         quote(&flow_name),
-                        secs(flow_start),
+                        secs(offset + latest_start),
                         secs(duration)
                     ),
                 ));
             }
             if let Some(stop) = stop {
-                if flow_start >= stop {
+                if offset + latest_start >= stop {
                     return Err(s.error(
                         "start_spacing",
                         format!(
                             "flow {} would start at {} s, not before its stop time {} s: expected every copy to start before `stop`",
                             quote(&flow_name),
-                            secs(flow_start),
+                            secs(offset + latest_start),
                             secs(stop)
                         ),
                     ));

@@ -453,6 +453,36 @@ fn short(kind: Kind) -> &'static str {
 }
 
 /// A non-negative time in picoseconds.
+/// A flow's start: a time, or a time drawn uniformly from [low, high) for each run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartTime {
+    At(u64),
+    /// Picoseconds; `low < high`.
+    Uniform { low: u64, high: u64 },
+}
+
+pub const START_EXPECTED: &str =
+    "a time such as \"2s\", or \"uniform(LOW, HIGH)\" with two times LOW < HIGH such as \"uniform(0s, 1s)\" (a start drawn for each run from the seed)";
+
+/// `"2s"` or `"uniform(0s, 1s)"`.
+pub fn parse_start(text: &str) -> Result<StartTime, UnitError> {
+    let Some(inner) = text.trim().strip_prefix("uniform(") else {
+        // A plain time keeps the time grammar's own message.
+        return parse_time(text).map(StartTime::At);
+    };
+    let inner = inner.strip_suffix(')').ok_or_else(|| UnitError::new(START_EXPECTED).hint("missing ')'"))?;
+    let bounds: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let [low, high] = bounds[..] else {
+        return Err(UnitError::new(START_EXPECTED).hint("uniform takes two times"));
+    };
+    let time = |t: &str| parse_time(t).map_err(|e| UnitError::new(START_EXPECTED).hint(e.message(t)));
+    let (low, high) = (time(low)?, time(high)?);
+    if low >= high {
+        return Err(UnitError::new(START_EXPECTED).hint("LOW must be below HIGH"));
+    }
+    Ok(StartTime::Uniform { low, high })
+}
+
 pub fn parse_time(text: &str) -> Result<u64, UnitError> {
     match parse(Kind::Time, text)? {
         Quantity::Time(ps) => Ok(ps),
@@ -497,6 +527,27 @@ pub fn markdown_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn start_times_fixed_or_uniform() {
+        assert_eq!(parse_start("2s"), Ok(StartTime::At(2 * PS_PER_S)));
+        assert_eq!(parse_start("uniform(0s, 1s)"), Ok(StartTime::Uniform { low: 0, high: PS_PER_S }));
+        assert_eq!(parse_start("uniform(100ms,1.5s)"), Ok(StartTime::Uniform { low: 100 * PS_PER_MS, high: 1_500 * PS_PER_MS }));
+        for (bad, hint) in [
+            ("uniform(1s, 1s)", "LOW must be below HIGH"),
+            ("uniform(2s, 1s)", "LOW must be below HIGH"),
+            ("uniform(0s, 1s", "missing ')'"),
+            ("uniform(0s)", "two times"),
+            ("uniform(0s, 1s, 2s)", "two times"),
+            ("uniform(0, 1s)", "\"0\""),
+            ("uniform(0s, 1Mbps)", "\"1Mbps\""),
+        ] {
+            let e = parse_start(bad).expect_err(bad);
+            assert_eq!(e.expected, START_EXPECTED, "{bad}");
+            assert!(e.hint.as_deref().unwrap_or("").contains(hint), "{bad}: {e:?}");
+        }
+        assert_eq!(parse_start("normal(0s, 1s)").expect_err("unknown").expected, TIME_EXPECTED, "not uniform: read as a time");
+    }
 
     #[test]
     fn times() {
