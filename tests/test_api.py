@@ -315,3 +315,21 @@ def test_plot_all_without_timeseries_writes_nothing(small_scenario, tmp_path):
 
     r = tcpsim.run(small_scenario.split("[monitor]")[0])
     assert plots.plot_all(r, tmp_path) == []
+
+
+def test_run_and_validate_take_the_limits(small_scenario):
+    with pytest.raises(tcpsim.ScenarioError, match="--max-memory"):
+        tcpsim.run(small_scenario, max_memory=1024)
+    with pytest.raises(tcpsim.ScenarioError):
+        tcpsim.validate(small_scenario, max_samples=1)
+    tcpsim.validate(small_scenario, max_memory=16 << 30)
+    assert set(tcpsim.default_limits()) == {"max_memory", "max_samples"}
+
+
+def test_progress_true_prints_plain_lines_when_stderr_is_not_a_terminal(small_scenario, capsys, monkeypatch):
+    monkeypatch.setenv("TCPSIM_PROGRESS_INTERVAL", "0")
+    tcpsim.run(small_scenario, progress=True)
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if "of simulated time" in line]
+    assert lines and lines[-1].startswith("tcpsim: 100% of simulated time"), err
+    assert "\r" not in err, "no bar redraws in a log"

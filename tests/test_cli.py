@@ -270,3 +270,22 @@ def test_parse_quantity_is_the_scenario_grammar():
     assert _core.parse_quantity("limit", "250p") == (250, "p")
     with pytest.raises(ValueError, match="did you mean"):
         _core.parse_quantity("rate", "10mbps")
+
+
+def test_validate_takes_the_same_limits_as_run(tcpsim_cli, small_scenario_file):
+    # validate checks the estimated cost like run does, and its flags move the limits.
+    proc = _run(tcpsim_cli, "validate", small_scenario_file, "--max-memory", "1KiB")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "more than the limit" in proc.stderr and "--max-memory" in proc.stderr
+    proc = _run(tcpsim_cli, "validate", small_scenario_file, "--max-samples", "1")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    proc = _run(tcpsim_cli, "validate", small_scenario_file, "--max-memory", "16GiB")
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr
+    # The defaults in --help are the core's (tcpsim.default_limits), not retyped.
+    import tcpsim
+
+    d = tcpsim.default_limits()
+    for command in ("run", "validate"):
+        text = _run(tcpsim_cli, command, "--help").stdout
+        assert f"default {d['max_samples']}" in " ".join(text.split()), text
+        assert f"default {d['max_memory'] >> 30}GiB" in " ".join(text.split()), text

@@ -12,7 +12,7 @@ pandas DataFrames, stores them as Parquet, draws plots (`tcpsim.plots`) and prov
 """
 
 from ._core import ScenarioError, __version__
-from .api import read_scenario, run, validate
+from .api import default_limits, read_scenario, run, validate
 from .results import SCHEMAS, TABLES, Results, load_results
 from . import analysis, metrics, models
 from .models import Model
@@ -62,6 +62,7 @@ __all__ = [
     "load_results",
     "read_scenario",
     "run",
+    "default_limits",
     "validate",
     "__version__",
 ]

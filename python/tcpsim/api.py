@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-from typing import Callable, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from . import _core
 from .results import PathLike, Results
@@ -53,10 +54,21 @@ def read_text(path: Path) -> str:
         ) from None
 
 
-def validate(scenario: ScenarioLike) -> None:
-    """Checks a scenario without running it; raises `tcpsim.ScenarioError` if invalid."""
+def default_limits() -> Dict[str, int]:
+    """The default limits on a run's estimated cost, from the core: ``max_memory``
+    (bytes) and ``max_samples`` (time-series values the monitor may record). A scenario
+    whose estimate exceeds one is refused before it runs (`tcpsim.ScenarioError` saying
+    what is big); `run` and `validate` take either limit to raise or lower it."""
+    memory, samples = _core.default_limits()
+    return {"max_memory": memory, "max_samples": samples}
+
+
+def validate(scenario: ScenarioLike, *, max_memory: Optional[int] = None,
+             max_samples: Optional[int] = None) -> None:
+    """Checks a scenario without running it, including its estimated cost against the
+    limits (see `default_limits`); raises `tcpsim.ScenarioError` if invalid."""
     text, name = read_scenario(scenario)
-    _core.validate_toml(text, name)
+    _core.validate_toml(text, name, max_memory=max_memory, max_samples=max_samples)
 
 
 def run(
@@ -65,6 +77,8 @@ def run(
     out: Optional[PathLike] = None,
     progress: Progress = False,
     csv: bool = False,
+    max_memory: Optional[int] = None,
+    max_samples: Optional[int] = None,
 ) -> Results:
     """Runs a scenario and returns its `Results`.
 
@@ -72,9 +86,13 @@ def run(
         scenario: path of a ``.toml`` scenario file, or the TOML text itself.
         out: if given, the results are also saved there (see `Results.save`), and trace
             files the scenario asks for (``[trace]``) are written under it.
-        progress: ``True`` shows a progress bar (tqdm) on standard error; a callable is
+        progress: ``True`` shows a progress bar (tqdm) on standard error when it is a
+            terminal, and a plain line every ``TCPSIM_PROGRESS_INTERVAL`` seconds (default
+            10) when it is not (logs, CI, notebooks' captured stderr); a callable is
             called with the fraction of simulated time done (0..1) about a hundred times.
         csv: with `out`, also write each table as CSV.
+        max_memory, max_samples: raise or lower the limits on the run's estimated cost
+            (bytes; time-series values); `None` keeps the default (`default_limits`).
 
     Raises:
         tcpsim.ScenarioError: the scenario is invalid (the message names the file, line,
@@ -84,18 +102,32 @@ def run(
     parallel; Ctrl-C interrupts a run with `KeyboardInterrupt`.
     """
     text, name = read_scenario(scenario)
+    label = Path(name).stem if name != "<string>" else "tcpsim"
+    limits = {"max_memory": max_memory, "max_samples": max_samples}
     if progress is True:
-        label = Path(name).stem if name != "<string>" else "tcpsim"
-        with ProgressBar(label) as bar:
-            raw = _core.run_toml(text, name, bar.update, output_dir=out)
-    elif callable(progress):
-        raw = _core.run_toml(text, name, progress, output_dir=out)
+        raw = run_with_progress(text, name, label, out, limits, delay=0.5)
     else:
-        raw = _core.run_toml(text, name, None, output_dir=out)
+        raw = _core.run_toml(text, name, progress if callable(progress) else None, output_dir=out, **limits)
     results = Results.from_core(raw, scenario_text=text)
     if out is not None:
         results.save(out, csv=csv)
     return results
+
+
+def run_with_progress(text: str, name: str, label: str, out: Optional[PathLike],
+                      limits: Dict[str, Optional[int]], delay: float) -> Any:
+    """Runs scenario text in the core with progress on standard error: a tqdm bar (shown
+    after `delay` seconds) on a terminal, plain lines now and then elsewhere."""
+    if sys.stderr.isatty():
+        with ProgressBar(label, delay=delay) as bar:
+            return _core.run_toml(text, name, bar.update, output_dir=out, **limits)
+    from ._progress import PlainProgress
+
+    plain = PlainProgress(label, 1.0, "simulated time", percent=True)
+    raw = _core.run_toml(text, name, plain.update, output_dir=out, **limits)
+    plain.n = 1.0
+    plain.finish()
+    return raw
 
 
 class ProgressBar:

@@ -93,12 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write cwnd.png, queue.png, throughput.png and utilization.png (needs [monitor] interval)")
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print nothing but errors (no tables, no progress bar)")
-    run.add_argument("--max-memory", metavar="SIZE", type=_memory_size,
-                     help="refuse a scenario whose estimated memory exceeds SIZE, "
-                          "such as 16GiB (default 4GiB)")
-    run.add_argument("--max-samples", metavar="N", type=_positive_int,
-                     help="refuse a scenario whose monitor would record more than N "
-                          "time-series values (default 10000000)")
+    _add_limit_arguments(run)
 
     val = sub.add_parser(
         "validate",
@@ -109,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     val.add_argument("scenarios", metavar="SCENARIO", nargs="+", help="scenario files (.toml)")
+    _add_limit_arguments(val)
 
     plot = sub.add_parser(
         "plot",
@@ -235,7 +231,7 @@ def _fail(message: str, status: int = 2) -> int:
 
 def _cmd_run(args) -> int:
     from . import ScenarioError
-    from .api import ProgressBar, read_scenario
+    from .api import read_scenario, run_with_progress
     from . import _core
     from .results import Results
 
@@ -254,20 +250,12 @@ def _cmd_run(args) -> int:
         out = str(Path("results") / Path(args.scenario).stem)
 
     label = Path(args.scenario).stem
-    show_bar = not args.quiet and sys.stderr.isatty()
     try:
         limits = {"max_memory": args.max_memory, "max_samples": args.max_samples}
-        if not args.quiet and not show_bar:  # logs and CI: a plain line now and then
-            from ._progress import PlainProgress
-
-            plain = PlainProgress(label, 1.0, "simulated time", percent=True)
-            raw = _core.run_toml(text, name, plain.update, output_dir=out, **limits)
-            plain.n = 1.0
-            plain.finish()
-        else:
-            with ProgressBar(label, delay=1.0, disable=not show_bar) as bar:
-                raw = _core.run_toml(text, name, bar.update if show_bar else None,
-                                     output_dir=out, **limits)
+        if args.quiet:
+            raw = _core.run_toml(text, name, None, output_dir=out, **limits)
+        else:  # a bar on a terminal, a plain line now and then in logs and CI
+            raw = run_with_progress(text, name, label, out, limits, delay=1.0)
     except ScenarioError as e:
         return _fail(str(e))
     results = Results.from_core(raw, scenario_text=text)
@@ -301,6 +289,26 @@ def _is_sweep_spec(text: str) -> bool:
     return re.search(r"^\s*\[\s*sweep\s*[.\]]", text, re.M) is not None
 
 
+def _add_limit_arguments(parser) -> None:
+    """--max-memory and --max-samples, with the core's defaults in the help."""
+    from .api import default_limits
+
+    d = default_limits()
+    parser.add_argument("--max-memory", metavar="SIZE", type=_memory_size,
+                        help="refuse a scenario whose estimated memory exceeds SIZE, such as "
+                             f"16GiB (default {_binary_size(d['max_memory'])})")
+    parser.add_argument("--max-samples", metavar="N", type=_positive_int,
+                        help="refuse a scenario whose monitor would record more than N "
+                             f"time-series values (default {d['max_samples']})")
+
+
+def _binary_size(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n % size == 0:
+            return f"{n // size}{unit}"
+    return f"{n}B"
+
+
 def _cmd_validate(args) -> int:
     """Checks scenarios and sweep specs. A sweep spec is expanded and every run
     validated, as `tcpsim sweep --dry-run` does; results directories and other files
@@ -324,7 +332,7 @@ def _cmd_validate(args) -> int:
                 print(f"{item}: ok (sweep spec, {n} run{'s' if n != 1 else ''}; "
                       f"run it with `tcpsim sweep {item}`)")
             else:
-                validate(path)
+                validate(path, max_memory=args.max_memory, max_samples=args.max_samples)
                 print(f"{item}: ok")
         except ScenarioError as e:
             print(f"tcpsim: error: {e}", file=sys.stderr)

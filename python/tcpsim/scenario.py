@@ -610,21 +610,23 @@ class Scenario(_Table):
 
     # ------------------------------------------------------------------ checking, running
 
-    def validate(self) -> "Scenario":
+    def validate(self, *, max_memory: Optional[int] = None, max_samples: Optional[int] = None) -> "Scenario":
         """Checks the scenario with the core's validator (the one scenario files go
-        through) and returns it; raises `tcpsim.ScenarioError` naming the attribute path
-        (``flows[1].rate``) and the TOML key (``flow[1].rate``)."""
+        through), its estimated cost included (limits as `tcpsim.validate`), and returns
+        it; raises `tcpsim.ScenarioError` naming the attribute path (``flows[1].rate``)
+        and the TOML key (``flow[1].rate``)."""
         text = self.to_toml()
         try:
-            _core.validate_toml(text, _SOURCE)
+            _core.validate_toml(text, _SOURCE, max_memory=max_memory, max_samples=max_samples)
         except ScenarioError as err:
             raise _python_error(err) from None
         return self
 
     def run(self, **kwargs: Any):
         """Runs the scenario: ``tcpsim.run(self.to_toml(), **kwargs)`` (keywords `out`,
-        `progress`, `csv`). Returns `tcpsim.Results`; errors as `validate`."""
-        self.validate()
+        `progress`, `csv`, `max_memory`, `max_samples`). Returns `tcpsim.Results`; errors
+        as `validate`."""
+        self.validate(max_memory=kwargs.get("max_memory"), max_samples=kwargs.get("max_samples"))
         try:
             return _run(self.to_toml(), **kwargs)
         except ScenarioError as err:

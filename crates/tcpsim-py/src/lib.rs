@@ -70,6 +70,13 @@ fn limits(max_memory: Option<u64>, max_samples: Option<u64>) -> tcpsim::Limits {
     }
 }
 
+/// The default limits on a run's estimated cost: (memory in bytes, time-series values).
+#[pyfunction]
+fn default_limits() -> (u64, u64) {
+    let d = tcpsim::Limits::default();
+    (d.max_memory, d.max_samples)
+}
+
 /// Parses and validates scenario text; never panics into the caller.
 fn load(text: &str, file_name: &str, limits: &tcpsim::Limits) -> PyResult<Scenario> {
     match panic::catch_unwind(|| tcpsim::load_str_with(text, file_name, limits)) {
@@ -221,5 +228,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_quantity, m)?)?;
     m.add_function(wrap_pyfunction!(models_json, m)?)?;
     m.add_function(wrap_pyfunction!(model_markdown, m)?)?;
+    m.add_function(wrap_pyfunction!(default_limits, m)?)?;
     Ok(())
 }
