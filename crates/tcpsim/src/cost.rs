@@ -288,8 +288,9 @@ pub fn samples(scenario: &Scenario) -> u64 {
     for l in &scenario.links {
         for (from, to, queue) in [(l.a, l.b, &l.models.queue_ab), (l.b, l.a, &l.models.queue_ba)] {
             if scenario.monitor.queues.includes(&scenario.queue_name(from, to)) {
-                // queue_pkts, early_drops, overflow_drops, marks, utilization; RED: red_avg_pkts.
-                series += if queue.name() == "red" { 6 } else { 5 };
+                // queue_pkts, arrivals, early_drops, overflow_drops, marks, sojourn_s,
+                // utilization; RED: red_avg_pkts.
+                series += if queue.name() == "red" { 8 } else { 7 };
             }
         }
     }

@@ -4,11 +4,26 @@
 //! `delivered_bytes` (payload delivered in order since the previous sample). Per queue:
 //! `queue_pkts` (waiting packets), for RED `red_avg_pkts` (the average, in packets; in
 //! byte mode the byte average divided by `mean_packet_size`), and since the previous
-//! sample `early_drops`, `overflow_drops`, `marks` (counts) and `utilization` (bits that
-//! started transmission / (rate × interval)).
+//! sample `arrivals`, `early_drops`, `overflow_drops`, `marks` (counts), `sojourn_s` (the
+//! mean queueing delay of the packets that left the queue, seconds; no sample when none
+//! left)
+//! and `utilization` (bits that started transmission / (rate × interval)).
 
 use crate::engine::Dur;
 use crate::results::{Column, Table};
+
+/// A queue's running counters, kept at each sample to report the interval's share.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct QueueCounts {
+    pub arrivals: u64,
+    pub departures: u64,
+    pub early_drops: u64,
+    pub overflow_drops: u64,
+    pub marks: u64,
+    pub bytes_sent: u64,
+    /// Picoseconds.
+    pub sojourn_sum: u128,
+}
 
 #[derive(Debug, Clone)]
 pub struct TimeSeries {
@@ -17,9 +32,8 @@ pub struct TimeSeries {
     pub flow_entities: Vec<(usize, u32)>,
     /// (link direction index, entity id) of the sampled queues.
     pub queue_entities: Vec<(usize, u32)>,
-    /// Counters of each sampled queue at the previous sample: early drops, overflow
-    /// drops, marks, bytes sent.
-    pub queue_previous: Vec<[u64; 4]>,
+    /// Counters of each sampled queue at the previous sample.
+    pub queue_previous: Vec<QueueCounts>,
     entity_names: Vec<String>,
     metric_names: Vec<&'static str>,
     time_s: Vec<f64>,

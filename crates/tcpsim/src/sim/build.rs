@@ -196,7 +196,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
             if scenario.monitor.queues.includes(&name) {
                 let e = s.add_entity(name);
                 s.queue_entities.push((i, e));
-                s.queue_previous.push([0; 4]);
+                s.queue_previous.push(Default::default());
             }
         }
         s

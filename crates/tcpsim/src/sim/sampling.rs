@@ -2,6 +2,7 @@
 
 use crate::engine::time::{self};
 use crate::engine::EventKind;
+use crate::monitor::timeseries::QueueCounts;
 use super::Simulation;
 
 impl Simulation<'_> {
@@ -26,12 +27,28 @@ impl Simulation<'_> {
             if let Some(avg) = l.queue.average() {
                 series.push(t, entity, "red_avg_pkts", avg);
             }
-            let now_counts = [l.stats.early_drops, l.stats.overflow_drops, l.stats.marks, l.stats.bytes_sent];
+            let st = &l.stats;
+            let now_counts = QueueCounts {
+                arrivals: st.arrivals,
+                departures: st.departures,
+                early_drops: st.early_drops,
+                overflow_drops: st.overflow_drops,
+                marks: st.marks,
+                bytes_sent: st.bytes_sent,
+                sojourn_sum: st.sojourn_sum,
+            };
             let before = std::mem::replace(&mut series.queue_previous[k], now_counts);
-            series.push(t, entity, "early_drops", (now_counts[0] - before[0]) as f64);
-            series.push(t, entity, "overflow_drops", (now_counts[1] - before[1]) as f64);
-            series.push(t, entity, "marks", (now_counts[2] - before[2]) as f64);
-            let bits = (now_counts[3] - before[3]) as f64 * 8.0;
+            series.push(t, entity, "arrivals", (now_counts.arrivals - before.arrivals) as f64);
+            series.push(t, entity, "early_drops", (now_counts.early_drops - before.early_drops) as f64);
+            series.push(t, entity, "overflow_drops", (now_counts.overflow_drops - before.overflow_drops) as f64);
+            series.push(t, entity, "marks", (now_counts.marks - before.marks) as f64);
+            let departures = now_counts.departures - before.departures;
+            // No packet left: no delay to report (a missing sample, not a made-up 0).
+            if departures > 0 {
+                let sojourn = (now_counts.sojourn_sum - before.sojourn_sum) as f64 / time::PS_PER_S as f64 / departures as f64;
+                series.push(t, entity, "sojourn_s", sojourn);
+            }
+            let bits = (now_counts.bytes_sent - before.bytes_sent) as f64 * 8.0;
             let utilization = if now == 0 { 0.0 } else { bits / (l.rate_bps as f64 * interval_s) };
             series.push(t, entity, "utilization", utilization);
         }
