@@ -220,11 +220,11 @@ fn a_huge_initial_window_is_refused_and_a_huge_max_window_alone_is_bounded() {
 
 #[test]
 fn a_monitor_with_too_many_samples_is_refused_and_the_limit_can_be_raised() {
-    // 10^7 + 1 sample times × (4 flow series + 2 × 5 queue series).
+    // 10^7 + 1 sample times × (4 flow series + 2 × 7 queue series).
     let text = format!("{}\n[monitor]\ninterval = \"1us\"\n", two_nodes("1Mbps", "1ms", "").replace("duration = \"1s\"", "duration = \"10s\""));
     let e = error(&text);
     assert_refused(&e, "monitor.interval", Some(line_of(&text, "interval =")), "--max-samples");
-    assert!(e.message.contains("140000014 samples"), "{e}");
+    assert!(e.message.contains("180000018 samples"), "{e}");
     let raised = Limits { max_samples: 200_000_000, max_memory: u64::MAX };
     assert!(load_str_with(&text, FILE, &raised).is_ok());
     // With nothing selected, the sample times alone count (each is an event).
