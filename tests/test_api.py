@@ -297,7 +297,8 @@ def test_plots_write_pngs(small_results, tmp_path):
     from tcpsim import plots
 
     written = plots.plot_all(small_results, tmp_path)
-    assert sorted(p.name for p in written) == ["cwnd.png", "queue.png", "throughput.png", "utilization.png"]
+    assert sorted(p.name for p in written) == ["cwnd.png", "delay.png", "goodput_cdf.png", "loss.png", "queue.png",
+                                               "throughput.png", "throughput_delay.png", "utilization.png"]
     for p in written:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert p.stat().st_size > 10_000
@@ -310,11 +311,11 @@ def test_plots_write_pngs(small_results, tmp_path):
     assert plots.busiest_queues(small_results, 1) == ["r1->r2"]
 
 
-def test_plot_all_without_timeseries_writes_nothing(small_scenario, tmp_path):
+def test_plot_all_without_timeseries_draws_only_the_flows_table(small_scenario, tmp_path):
     from tcpsim import plots
 
     r = tcpsim.run(small_scenario.split("[monitor]")[0])
-    assert plots.plot_all(r, tmp_path) == []
+    assert [p.name for p in plots.plot_all(r, tmp_path)] == ["goodput_cdf.png", "throughput_delay.png"]
 
 
 def test_run_and_validate_take_the_limits(small_scenario):

@@ -180,16 +180,17 @@ def test_utilization_plot(run, tmp_path):
     assert [l.get_label().split(" ")[0] for l in chosen.get_lines()[:1]] == ["r2->r1"]
 
 
-def test_plot_all_writes_the_four_run_plots(run, tmp_path):
+def test_plot_all_writes_the_run_plots(run, tmp_path):
     written = plots.plot_all(run, tmp_path)
     assert [p.name for p in written] == ["cwnd.png", "throughput.png", "queue.png",
-                                         "utilization.png"]
+                                         "utilization.png", "loss.png", "delay.png",
+                                         "goodput_cdf.png", "throughput_delay.png"]
     assert all(_is_png(p) for p in written)
 
 
 def test_plots_without_time_series(small_scenario, tmp_path):
     r = tcpsim.run(small_scenario.split("[monitor]")[0])
-    assert plots.plot_all(r, tmp_path) == []
+    assert [p.name for p in plots.plot_all(r, tmp_path)] == ["goodput_cdf.png", "throughput_delay.png"]
     fig = plots.plot_queue(r)  # draws a note instead of failing
     assert "no queue samples" in fig.axes[0].texts[0].get_text()
 
@@ -292,7 +293,8 @@ def test_cli_plot_run_dir(tcpsim_cli, small_scenario_file, tmp_path):
     assert _cli(tcpsim_cli, "run", small_scenario_file, "--out", out, "-q").returncode == 0
     proc = _cli(tcpsim_cli, "plot", out)
     assert proc.returncode == 0, proc.stderr
-    names = ["cwnd.png", "throughput.png", "queue.png", "utilization.png"]
+    names = ["cwnd.png", "throughput.png", "queue.png", "utilization.png", "loss.png", "delay.png",
+             "goodput_cdf.png", "throughput_delay.png"]
     assert proc.stdout.split() == [str(out / n) for n in names]
     assert all(_is_png(out / n) for n in names)
 
@@ -336,3 +338,94 @@ def test_cli_plot_errors(sweep_dir, tmp_path, capsys, run):
 
     status, err = call(sweep_dir, "--y", "nope", "--out", tmp_path / "x")
     assert status == 2 and "no column 'nope'" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- issue 8 plots
+
+
+def test_thirty_flows_get_thirty_distinct_styles_and_a_legend_outside(tmp_path):
+    sc = tcpsim.Scenario(
+        duration="1s", seed=1,
+        dumbbell=tcpsim.Dumbbell(
+            pairs=30, bottleneck=tcpsim.LinkSpec("30Mbps", "5ms", queue=tcpsim.DropTail(limit="100p")),
+            access=tcpsim.LinkSpec("100Mbps", "1ms")),
+        flows=[tcpsim.TcpFlow("s{i}", "d{i}", name="f{i}", count=30, max_window=100)],
+        monitor=tcpsim.Monitor(interval="100ms", queues=["r1->r2"]),
+    )
+    r = sc.run()
+    fig = plots.plot_cwnd(r, tmp_path / "cwnd.png")
+    ax = fig.axes[0]
+    lines = [l for l in ax.get_lines() if not l.get_label().startswith("_")]
+    assert len(lines) == 30
+    looks = {(l.get_color(), l.get_linestyle()) for l in lines}
+    assert len(looks) == 30, "every flow its own (colour, dash)"
+    # The legend sits outside the axes (right of them), so it hides no line.
+    fig.canvas.draw()
+    legend_box = ax.get_legend().get_window_extent()
+    axes_box = ax.get_window_extent()
+    assert legend_box.x0 >= axes_box.x1, (legend_box, axes_box)
+    assert len(_legend_texts(ax)) == 30
+
+
+def test_loss_rate_and_queue_delay_over_time(run):
+    ax = plots.plot_loss_rate(run).axes[0]
+    assert "%" in ax.get_ylabel() and ax.get_xlabel() == "time (s)"
+    arrivals = run.series("arrivals")["r1->r2"]
+    drops = run.series("early_drops")["r1->r2"] + run.series("overflow_drops")["r1->r2"]
+    line = ax.get_lines()[0]
+    expected = (100 * drops / arrivals.where(arrivals > 0)).to_numpy()
+    np.testing.assert_allclose(np.asarray(line.get_ydata(), dtype=float), expected, equal_nan=True)
+    assert "whole run" in _legend_texts(ax)[0]
+
+    ax = plots.plot_queue_delay(run).axes[0]
+    assert "ms" in ax.get_ylabel()
+    delay = run.series("sojourn_s", ["r1->r2"])["r1->r2"] * 1e3
+    np.testing.assert_allclose(np.asarray(ax.get_lines()[0].get_ydata(), dtype=float), delay.to_numpy())
+    # The whole-run mean in the legend is the queues table's.
+    q = run.queues.set_index("queue").loc["r1->r2"]
+    assert f"{q['mean_sojourn_s'] * 1e3:.1f} ms" in _legend_texts(ax)[0]
+
+
+def test_goodput_cdf_is_monotonic_and_ends_at_one(run, many_flows):
+    ax = plots.plot_goodput_cdf({"2 flows": run, "40 flows": many_flows}).axes[0]
+    assert ax.get_ylim() == (0.0, 1.0) and "Mbit/s" in ax.get_xlabel()
+    for line, r in zip(ax.get_lines(), (run, many_flows)):
+        y = np.asarray(line.get_ydata(), dtype=float)
+        x = np.asarray(line.get_xdata(), dtype=float)
+        assert np.all(np.diff(y) >= 0) and np.all(np.diff(x) >= 0)
+        assert y[0] == 0.0 and y[-1] == 1.0
+        assert x[-1] == pytest.approx(r.flows["goodput_bps"].max() / 1e6)
+    assert [t.split(" (")[0] for t in _legend_texts(ax)] == ["2 flows", "40 flows"]
+
+
+def test_throughput_delay_scatter_has_one_point_per_flow(run):
+    ax = plots.plot_throughput_delay(run).axes[0]
+    offsets = ax.collections[0].get_offsets()
+    assert len(offsets) == len(run.flows)
+    np.testing.assert_allclose(sorted(offsets[:, 1]), sorted(run.flows["goodput_bps"] / 1e6))
+    assert ax.get_xlabel() == "mean RTT (ms)" and ax.get_ylabel() == "goodput (Mbit/s)"
+
+
+def test_jain_axis_never_goes_past_one(sweep_table):
+    ax = plots.sweep_plot(sweep_table, y="jain_index").axes[0]
+    assert ax.get_ylim()[1] <= 1.0
+
+
+def test_two_parameter_sweeps_facet_by_the_second(sweep_table, tmp_path):
+    params = plots.sweep_parameters(sweep_table)
+    col = next(p for p in params if p != "seed" and sweep_table[p].nunique() > 1)
+    others = [p for p in params if p not in (col, "seed") and sweep_table[p].nunique() > 1]
+    fig = plots.sweep_facets(sweep_table, col=col, x=others[0] if others else None,
+                             y="goodput_bps", path=tmp_path / "facets.png")
+    visible = [a for a in fig.axes if a.get_visible()]
+    assert len(visible) == sweep_table[col].nunique()
+    assert all(a.get_title().startswith(col.rsplit(".", 1)[-1]) for a in visible)
+    assert sum(a.get_legend() is not None for a in visible) <= 1
+    assert _is_png(tmp_path / "facets.png")
+
+
+def test_results_html_view_escapes_names(small_scenario):
+    r = tcpsim.run(small_scenario.replace('name = "reno"', 'name = "<reno>"'))
+    html = r._repr_html_()
+    assert "&lt;reno&gt;" in html and "<reno>" not in html
+    assert "aggregate goodput" in html and "<table" in html

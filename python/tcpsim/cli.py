@@ -39,11 +39,16 @@ The scenario format is described in docs/scenario.md.
 PLOT_EPILOG = """\
 examples:
   tcpsim plot results/dumbbell
-        cwnd, throughput, queue (with drops) and utilization vs time of one run
+        cwnd, throughput, queue (with drops), utilization, loss rate and queueing
+        delay vs time of one run, the CDF of per-flow goodput and a goodput-RTT
+        scatter
   tcpsim plot results/sweeps/sweep_red
         metrics vs a swept parameter, mean +- SD over seeds
   tcpsim plot results/sweeps/sweep_red --x dumbbell.bottleneck.queue.max_th \\
         --hue "flow[*].recovery" --y jain_index,goodput_bps --error ci95
+  tcpsim plot results/sweeps/sweep_red --x dumbbell.bottleneck.queue.max_th \\
+        --col "flow[*].recovery" --y jain_index
+        one panel per loss recovery (facets), lines by the remaining parameter
 """
 
 
@@ -90,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "default with --csv/--plot: results/<scenario name>")
     run.add_argument("--csv", action="store_true", help="also write each table as CSV")
     run.add_argument("--plot", action="store_true",
-                     help="write cwnd.png, queue.png, throughput.png and utilization.png (needs [monitor] interval)")
+                     help="write the run's plots (see `tcpsim plot --help`; the time-series ones need [monitor] interval)")
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print nothing but errors (no tables, no progress bar)")
     _add_limit_arguments(run)
@@ -110,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
         "plot",
         help="draw the plots of a saved run or sweep directory",
         description="Draw PNGs from a results directory (written by `tcpsim run --out`): "
-                    "cwnd.png, throughput.png, queue.png, utilization.png; or from a sweep "
+                    "cwnd.png, throughput.png, queue.png, utilization.png, loss.png, "
+                    "delay.png (from the time series), goodput_cdf.png, "
+                    "throughput_delay.png (from the flows table); or from a sweep "
                     "directory (written by `tcpsim sweep`, holding sweep.parquet): one "
                     "sweep_<metric>.png per metric, mean over seeds with error bars, "
                     "against a swept parameter.",
@@ -130,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("--hue", metavar="PARAM",
                       help="sweep: parameter drawn as separate lines (default: the remaining "
                            "parameter with the fewest values)")
+    plot.add_argument("--col", metavar="PARAM",
+                      help="sweep: one panel per value of this parameter (facets), for "
+                           "sweeps of two parameters or more")
     plot.add_argument("--error", choices=("sd", "ci95", "none"), default="sd",
                       help="sweep: error bars across seeds, +-1 standard deviation (sd, the "
                            "default) or the 95%% confidence interval of the mean (ci95)")
@@ -272,9 +282,9 @@ def _cmd_run(args) -> int:
                 pngs = plot_all(results, out)
                 if pngs:
                     written.append("plots " + ", ".join(p.name for p in pngs))
-                elif not args.quiet:
-                    print("note: no time series (set [monitor] interval) - no plots drawn",
-                          file=sys.stderr)
+                if results.timeseries.empty and not args.quiet:
+                    print("note: no time series (set [monitor] interval) - only the plots of "
+                          "the flows table drawn", file=sys.stderr)
         except OSError as e:
             return _fail(f"cannot write results to {out}: {e}", status=1)
         if not args.quiet:
@@ -356,7 +366,7 @@ def _cmd_plot(args) -> int:
     d = Path(args.results)
     if not d.is_dir():
         return _fail(f"no such directory: {d}")
-    sweep_opts = [f"--{k}" for k in ("x", "y", "hue") if getattr(args, k)]
+    sweep_opts = [f"--{k}" for k in ("x", "y", "hue", "col") if getattr(args, k)]
     if (d / "sweep.parquet").exists():
         return _plot_sweep(args, d)
     if (d / "flows.parquet").exists() or (d / "flows.csv").exists():
@@ -386,7 +396,7 @@ def _plot_run(args, d: Path) -> int:
     except OSError as e:
         return _fail(f"cannot write plots to {args.out or d}: {e}", status=1)
     if not pngs:
-        return _fail("the results hold no time series (set [monitor] interval)", status=1)
+        return _fail("the results hold no flows to plot", status=1)
     for p in pngs:
         print(p)
     return 0
@@ -405,7 +415,7 @@ def _plot_sweep(args, d: Path) -> int:
         ys = [y.strip() for arg in args.y for y in arg.split(",") if y.strip()]
     try:
         pngs = plot_sweep_all(table, args.out or d, x=args.x, y=ys, hue=args.hue,
-                              error=args.error)
+                              error=args.error, col=args.col)
     except ValueError as e:
         return _fail(f"{d}: {e}")
     except OSError as e:

@@ -10,10 +10,20 @@ Run plots take `Results`, draw on a new figure (or on `ax` if given), save a PNG
 - ``queue.png``: queue length and RED's average (packets) vs time, above a panel of the
   drops per sampling interval split into early (RED) and overflow drops (and ECN marks);
 - ``utilization.png``: utilization (% of the link rate, per sampling interval) of the
-  busiest sampled link directions vs time.
+  busiest sampled link directions vs time;
+- ``loss.png``: loss rate (drops / arrivals per sampling interval, %) of the busiest
+  queue vs time;
+- ``delay.png``: queueing delay (mean wait of the packets that left in each interval,
+  ms) of the busiest queue vs time;
+- ``goodput_cdf.png``: the CDF of per-flow goodput (from the flows table);
+- ``throughput_delay.png``: each flow's goodput against its mean RTT (flows table).
 
-The time series exists only when the scenario has ``[monitor] interval = ...``.
+The time series exists only when the scenario has ``[monitor] interval = ...``; the last
+two plots need none. `plot_goodput_cdf` and `plot_throughput_delay` also take several
+runs (a list or ``{label: Results}``) to compare them on one figure.
 
+Up to `MAX_LEGEND` flows are drawn one style each: the ten tab10 colours, then the same
+colours dashed, dotted and dash-dotted (`flow_styles`), so 20 or 30 flows stay apart.
 With more than `MAX_LEGEND` flows the per-flow plots switch to an aggregate view: every
 flow as a thin grey line, their median and the band between the 10th and 90th
 percentile across flows, so 100 flows still give a readable figure.
@@ -47,19 +57,29 @@ __all__ = [
     "plot_throughput",
     "plot_queue",
     "plot_utilization",
+    "plot_loss_rate",
+    "plot_queue_delay",
+    "plot_goodput_cdf",
+    "plot_throughput_delay",
     "plot_all",
+    "flow_styles",
     "busiest_queues",
     "sampling_interval",
     "sweep_plot",
+    "sweep_facets",
     "plot_sweep_all",
     "sweep_parameters",
     "SWEEP_METRICS",
     "DEFAULT_SWEEP_METRICS",
 ]
 
-#: At most this many flows are drawn one colour each with a legend entry; more flows are
+#: At most this many flows are drawn one style each with a legend entry; more flows are
 #: drawn as an aggregate (median and 10-90th percentile band over thin grey lines).
-MAX_LEGEND = 16
+MAX_LEGEND = 30
+
+#: Line styles combined with the ten colours of matplotlib's "tab10" cycle: 40 distinct
+#: (colour, dash) pairs, so flows never share a look below `MAX_LEGEND`.
+LINE_STYLES = ("-", "--", ":", "-.")
 
 #: `plot_utilization` draws by default the busiest sampled link directions: at most
 #: `MAX_LINKS`, each with a mean utilization of at least `MIN_LINK_PCT` percent.
@@ -75,6 +95,8 @@ EARLY_DROPS = ("early_drops",)
 OVERFLOW_DROPS = ("overflow_drops",)
 MARKS = ("marks",)
 UTILIZATION = ("utilization",)
+ARRIVALS = ("arrivals",)
+SOJOURN = ("sojourn_s",)
 
 DPI = 120
 
@@ -108,7 +130,7 @@ def _legend(ax, title: Optional[str] = None, outside: Optional[bool] = None):
     kw = dict(fontsize="small", title=title, title_fontsize="small")
     if outside:
         return ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                         borderaxespad=0, ncol=2 if len(labels) > 12 else 1, **kw)
+                         borderaxespad=0, ncol=2 if len(labels) > 15 else 1, **kw)
     return ax.legend(handles, labels, loc="best", **kw)
 
 
@@ -149,6 +171,12 @@ def _colors(n: int) -> List[str]:
     return [base[i % 10] for i in range(max(n, 1))]
 
 
+def flow_styles(n: int) -> List[Tuple[str, str]]:
+    """`n` distinct (colour, line style) pairs: the ten tab10 colours with a solid line,
+    then dashed, dotted and dash-dotted (40 pairs; beyond that they repeat)."""
+    return [(f"C{i % 10}", LINE_STYLES[(i // 10) % len(LINE_STYLES)]) for i in range(max(n, 1))]
+
+
 def _duration(results: Results, wide: pd.DataFrame) -> Optional[float]:
     d = results.summary.get("duration_s")
     if isinstance(d, (int, float)) and d > 0:
@@ -163,12 +191,13 @@ def _draw_flows(ax, wide: pd.DataFrame, order: List[str], *, step: bool = False)
     if not order:
         return None
     if len(order) <= MAX_LEGEND:
-        for name in order:
+        for name, (color, dash) in zip(order, flow_styles(len(order))):
             if step:
                 # each sample counts what happened in the interval ending at its time
-                ax.step(wide.index, wide[name], where="pre", label=name, linewidth=1)
+                ax.step(wide.index, wide[name], where="pre", label=name, linewidth=1,
+                        color=color, linestyle=dash)
             else:
-                ax.plot(wide.index, wide[name], label=name, linewidth=1)
+                ax.plot(wide.index, wide[name], label=name, linewidth=1, color=color, linestyle=dash)
         return None
     data = wide[order]
     x = data.index.to_numpy(dtype=float)
@@ -460,27 +489,152 @@ def plot_utilization(results: Results, path: Optional[PathLike] = None, *,
     return _save(fig, path)
 
 
-#: The run plots `plot_all` writes: file stem, function, metrics that must be sampled.
+def plot_loss_rate(results: Results, path: Optional[PathLike] = None, *,
+                   queues: Optional[Iterable[str]] = None, ax=None) -> Figure:
+    """Loss rate over time: the packets a queue dropped (early and overflow drops) in each
+    sampling interval over the packets offered to it in that interval, in percent.
+
+    `queues` defaults to the busiest sampled queue (see `plot_queue`). Intervals in which
+    no packet arrived have no rate and leave a gap. The legend gives each queue's rate over
+    the whole measurement window (drops / arrivals of the ``queues`` table)."""
+    fig, ax = _new_axes(ax)
+    names = list(queues) if queues is not None else _default_queues(results, 1)
+    arrivals = results.series(ARRIVALS[0], names) if _metric(results, ARRIVALS) else pd.DataFrame()
+    if arrivals.empty:
+        _no_data(ax, "arrival counts")
+    dropped = sum(results.series(m[0], names) for m in (EARLY_DROPS, OVERFLOW_DROPS)
+                  if _metric(results, m)) if not arrivals.empty else pd.DataFrame()
+    q = results.queues.set_index("queue") if "queue" in results.queues else pd.DataFrame()
+    for name, (color, dash) in zip([n for n in names if n in arrivals.columns], flow_styles(len(names))):
+        offered = arrivals[name].where(arrivals[name] > 0)
+        rate = 100.0 * dropped[name] / offered
+        label = name
+        if name in q.index and q.loc[name, "arrivals"] > 0:
+            whole = 100.0 * (q.loc[name, "early_drops"] + q.loc[name, "overflow_drops"]) / q.loc[name, "arrivals"]
+            label = f"{name} (whole run {whole:.2f} %)"
+        ax.step(rate.index, rate, where="pre", linewidth=1, color=color, linestyle=dash, label=label)
+    interval = sampling_interval(results) if not arrivals.empty else None
+    how = f"per {interval * 1e3:g} ms" if interval else "per interval"
+    _style(ax, "Loss rate", "time (s)", f"loss rate (% of arrivals, {how})",
+           right=_duration(results, arrivals))
+    _legend(ax, None, outside=False)
+    return _save(fig, path)
+
+
+def plot_queue_delay(results: Results, path: Optional[PathLike] = None, *,
+                     queues: Optional[Iterable[str]] = None, ax=None) -> Figure:
+    """Queueing delay over time (ms): the mean time the packets that left a queue in each
+    sampling interval had waited in it (``sojourn_s``; no point where none left).
+
+    `queues` defaults to the busiest sampled queue. The legend gives each queue's mean
+    over the whole measurement window (``mean_sojourn_s`` of the ``queues`` table)."""
+    fig, ax = _new_axes(ax)
+    names = list(queues) if queues is not None else _default_queues(results, 1)
+    delay = results.series(SOJOURN[0], names) * 1e3 if _metric(results, SOJOURN) else pd.DataFrame()
+    if delay.empty:
+        _no_data(ax, "queueing-delay samples")
+    q = results.queues.set_index("queue") if "queue" in results.queues else pd.DataFrame()
+    for name, (color, dash) in zip([n for n in names if n in delay.columns], flow_styles(len(names))):
+        label = name
+        if name in q.index and np.isfinite(q.loc[name, "mean_sojourn_s"]):
+            label = f"{name} (whole run {q.loc[name, 'mean_sojourn_s'] * 1e3:.1f} ms)"
+        ax.step(delay.index, delay[name], where="pre", linewidth=1, color=color, linestyle=dash, label=label)
+    interval = sampling_interval(results) if not delay.empty else None
+    how = f"mean per {interval * 1e3:g} ms" if interval else "mean per interval"
+    _style(ax, "Queueing delay", "time (s)", f"queueing delay (ms, {how})",
+           right=_duration(results, delay))
+    _legend(ax, None, outside=False)
+    return _save(fig, path)
+
+
+def _runs(results, labels: Optional[Sequence[str]]) -> List[Tuple[str, Results]]:
+    """(label, results) pairs from one `Results` or a list (or dict label -> Results)."""
+    if isinstance(results, Results):
+        return [(labels[0] if labels else "", results)]
+    if isinstance(results, dict):
+        return [(str(k), v) for k, v in results.items()]
+    runs = list(results)
+    names = list(labels) if labels is not None else [f"run {i + 1}" for i in range(len(runs))]
+    if len(names) != len(runs):
+        raise ValueError(f"{len(runs)} results but {len(names)} labels")
+    return list(zip(names, runs))
+
+
+def plot_goodput_cdf(results, path: Optional[PathLike] = None, *,
+                     labels: Optional[Sequence[str]] = None, ax=None) -> Figure:
+    """Empirical CDF of per-flow goodput (Mbit/s): the fraction of flows whose goodput is
+    at most x. `results` is one `Results`, a list of them (with `labels`) or a dict
+    ``{label: Results}``, one step curve each — the usual way to compare how evenly
+    several runs share a link (a vertical step: every flow got the same)."""
+    fig, ax = _new_axes(ax, figsize=(7, 4.5))
+    runs = _runs(results, labels)
+    for (label, r), (color, dash) in zip(runs, flow_styles(len(runs))):
+        gp = np.sort(r.flows["goodput_bps"].to_numpy(dtype=float) / 1e6)
+        if gp.size == 0:
+            continue
+        frac = np.arange(1, gp.size + 1) / gp.size
+        # from 0 at the smallest value to 1 at the largest, flat beyond
+        ax.step(np.concatenate([[gp[0]], gp]), np.concatenate([[0.0], frac]), where="post",
+                color=color, linestyle=dash, linewidth=1.5,
+                label=f"{label} ({gp.size} flows)" if label else f"{gp.size} flows")
+    _style(ax, "Per-flow goodput", "goodput (Mbit/s)", "fraction of flows (CDF)", left0=False)
+    ax.set_ylim(0, 1.0)
+    _legend(ax, None, outside=len(runs) > 6)
+    return _save(fig, path)
+
+
+def plot_throughput_delay(results, path: Optional[PathLike] = None, *,
+                          labels: Optional[Sequence[str]] = None, ax=None) -> Figure:
+    """Throughput–delay scatter: each flow's goodput (Mbit/s) against its mean RTT (ms,
+    from its RTT samples; flows without samples, such as CBR, are left out). `results`
+    as in `plot_goodput_cdf`, one colour and marker per run: the trade-off AQM studies
+    show (a shorter queue lowers the delay for a little throughput)."""
+    fig, ax = _new_axes(ax, figsize=(7, 4.5))
+    runs = _runs(results, labels)
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
+    for i, ((label, r), (color, _)) in enumerate(zip(runs, flow_styles(len(runs)))):
+        f = r.flows
+        f = f[np.isfinite(f["rtt_mean_s"].astype(float))] if "rtt_mean_s" in f else f.iloc[0:0]
+        if f.empty:
+            continue
+        ax.scatter(f["rtt_mean_s"].astype(float) * 1e3, f["goodput_bps"].astype(float) / 1e6,
+                   s=28, color=color, marker=markers[i % len(markers)], alpha=0.85,
+                   label=f"{label} ({len(f)} flows)" if label else None)
+    if not ax.collections:
+        _no_data(ax, "RTT samples")
+    _style(ax, "Throughput and delay per flow", "mean RTT (ms)", "goodput (Mbit/s)", left0=False)
+    if len(runs) > 1:
+        _legend(ax, None, outside=len(runs) > 6)
+    return _save(fig, path)
+
+
+#: The run plots `plot_all` writes: file stem, function, metrics that must be sampled
+#: (none: drawn from the flows table).
 RUN_PLOTS = (
     ("cwnd", plot_cwnd, CWND),
     ("throughput", plot_throughput, DELIVERED),
     ("queue", plot_queue, QUEUE_LENGTH + RED_AVERAGE),
     ("utilization", plot_utilization, UTILIZATION),
+    ("loss", plot_loss_rate, ARRIVALS),
+    ("delay", plot_queue_delay, SOJOURN),
+    ("goodput_cdf", plot_goodput_cdf, ()),
+    ("throughput_delay", plot_throughput_delay, ()),
 )
 
 
 def plot_all(results: Results, directory: PathLike) -> List[Path]:
-    """Writes cwnd.png, throughput.png, queue.png and utilization.png into `directory`
-    (each only if its metrics were sampled); returns the paths written. Writes nothing
-    (and returns []) when the run kept no time series."""
-    if results.timeseries.empty:
-        return []
+    """Writes the run plots into `directory` and returns the paths written: from the time
+    series (when the scenario has ``[monitor] interval``) cwnd.png, throughput.png,
+    queue.png, utilization.png, loss.png and delay.png, each if its metrics were sampled;
+    from the flows table goodput_cdf.png and throughput_delay.png."""
     out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, draw, needs in RUN_PLOTS:
-        if _metric(results, needs) is None:
+        if needs and (results.timeseries.empty or _metric(results, needs) is None):
             continue
+        if not needs and results.flows.empty:
+            continue
+        out.mkdir(parents=True, exist_ok=True)
         path = out / f"{name}.png"
         draw(results, path)
         written.append(path)
@@ -509,6 +663,9 @@ SWEEP_METRICS: Dict[str, Tuple[str, str, float]] = {
     "events": ("simulator events", "", 1.0),
     "wall_s": ("wall-clock time per run", "s", 1.0),
 }
+
+#: Metrics that cannot exceed a value (in the column's own unit): their axes stop there.
+BOUNDED_ABOVE: Dict[str, float] = {"jain_index": 1.0}
 
 #: The metrics `plot_sweep_all` (and ``tcpsim plot SWEEP_DIR``) draws by default.
 DEFAULT_SWEEP_METRICS = ("goodput_bps", "jain_index", "bottleneck_utilization",
@@ -662,6 +819,44 @@ def _resolve_sweep(table: pd.DataFrame, x: Optional[str], hue, parameters) -> Tu
     keys = [x] + hues
     folded = [c for c in rest if c not in hues and not _determined_by(table, keys, c)]
     return x, hues, linked, folded
+
+
+def sweep_facets(table: Union[pd.DataFrame, PathLike], col: str, x: Optional[str] = None,
+                 y: str = "goodput_bps", hue: Union[str, Sequence[str], None] = None, *,
+                 error: str = "sd", path: Optional[PathLike] = None,
+                 parameters: Optional[Sequence[str]] = None, ncols: int = 3) -> Figure:
+    """Small multiples for a sweep of two (or more) parameters: one panel per value of
+    `col` (in numeric order when the values are numbers or quantities), each a
+    `sweep_plot` of `y` against `x` with lines by `hue`, on a shared y axis.
+
+    Example: ``sweep_facets(table, col="dumbbell.bottleneck.queue.kind",
+    x="dumbbell.bottleneck.queue.limit", y="jain_index")``."""
+    if not isinstance(table, pd.DataFrame):
+        from .sweep import load_sweep
+
+        table = load_sweep(table)
+    if col not in table.columns:
+        raise ValueError(f"no column {col!r} in the sweep table; parameters: {', '.join(sweep_parameters(table))}")
+    params = [p for p in (parameters or sweep_parameters(table)) if p != col]
+    values = list(pd.unique(table[col]))
+    if _orderable(table[col]):
+        values = sorted(values, key=units.sort_key)
+    labels = _value_labels(values)
+    n = len(values)
+    cols = max(1, min(ncols, n))
+    rows = math.ceil(n / cols)
+    fig = Figure(figsize=(4.6 * cols + 1.5, 3.8 * rows + 0.6), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(rows, cols, sharey=True, squeeze=False)).ravel()
+    for a, v in zip(axes, values):
+        sweep_plot(table[table[col] == v], x=x, y=y, hue=hue, error=error, ax=a, parameters=params)
+        a.set_title(f"{_short(col)} = {labels.get(v, _fmt_value(v))}", fontsize="medium")
+        if a.get_legend() is not None and a is not axes[n - 1]:
+            a.get_legend().remove()  # one legend, on the last panel
+    for a in axes[n:]:
+        a.set_visible(False)
+    what = _metric_label(y)[0]
+    fig.suptitle(f"{what[0].upper()}{what[1:]} by {_short(col)}")
+    return _save(fig, path)
 
 
 def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
@@ -823,8 +1018,13 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
     how = {"sd": "mean ± 1 SD", "ci95": "mean ± 95 % CI", "none": "mean"}[error]
     title = f"{what[0].upper()}{what[1:]} vs {_short(x)}\n({how} over {n_text} run" \
             f"{'s' if counts != [1] else ''} per point)"
-    # y is autoscaled to the data (differences between points matter more than zero)
+    # y is autoscaled to the data (differences between points matter more than zero),
+    # but never past a bound the metric cannot cross (Jain's index is at most 1)
     _style(ax, title, xlabel, _axis_label(y), bottom0=False, left0=False)
+    if y in BOUNDED_ABOVE:
+        bound = BOUNDED_ABOVE[y] * scale
+        low, high = ax.get_ylim()
+        ax.set_ylim(min(low, bound * 0.999), bound if high > bound else high)
     legend_title = ", ".join(_short(c) for c in hues) if hues else None
     if folded:
         legend_title = ", ".join(_short(c) for c in groups)
@@ -836,9 +1036,11 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
 def plot_sweep_all(table: Union[pd.DataFrame, PathLike], directory: PathLike, *,
                    x: Optional[str] = None, y: Optional[Sequence[str]] = None,
                    hue: Union[str, Sequence[str], None] = None, error: str = "sd",
-                   parameters: Optional[Sequence[str]] = None) -> List[Path]:
+                   parameters: Optional[Sequence[str]] = None,
+                   col: Optional[str] = None) -> List[Path]:
     """Writes ``sweep_<metric>.png`` into `directory` for each metric in `y` (default:
-    the `DEFAULT_SWEEP_METRICS` present in the table); returns the paths written."""
+    the `DEFAULT_SWEEP_METRICS` present in the table); returns the paths written. With
+    `col`, each figure has one panel per value of that parameter (`sweep_facets`)."""
     if not isinstance(table, pd.DataFrame):
         from .sweep import load_sweep
 
@@ -851,8 +1053,12 @@ def plot_sweep_all(table: Union[pd.DataFrame, PathLike], directory: PathLike, *,
     written = []
     for metric in y:
         path = out / f"sweep_{_safe_name(metric)}.png"
-        sweep_plot(table, x=x, y=metric, hue=hue, error=error, path=path,
-                   parameters=parameters)
+        if col is not None:
+            sweep_facets(table, col, x=x, y=metric, hue=hue, error=error, path=path,
+                         parameters=parameters)
+        else:
+            sweep_plot(table, x=x, y=metric, hue=hue, error=error, path=path,
+                       parameters=parameters)
         written.append(path)
     return written
 

@@ -400,6 +400,10 @@ def _html(results: "Results") -> str:
 
     s = results.summary
     facts = []
+    if s.get("aggregate_goodput_bps") is not None:
+        facts.append(f"<b>aggregate goodput</b> {float(s['aggregate_goodput_bps']) / 1e6:.3f} Mbit/s")
+    if s.get("measure_from_s"):
+        facts.append(f"<b>measured from</b> {html.escape(str(s['measure_from_s']))} s")
     for key, label in (("duration_s", "simulated s"), ("seed", "seed"), ("events", "events"),
                        ("wall_seconds", "wall s"), (RUN_UUID, "run")):
         if key in s:
