@@ -285,25 +285,10 @@ def unknown_model_message(name: str, fam: Optional[Family] = None) -> str:
 
 def closest(word: str, candidates: Iterable[str]) -> Optional[str]:
     """The candidate nearest to `word` by edit distance, if it is near enough (at most
-    2 edits, or a third of the candidate's length): the rule of the core's scenario
-    reader (``scenario/reader.rs``, ``closest``), so both suggest the same names."""
-    best: Optional[Tuple[int, str]] = None
-    for c in candidates:
-        d = _edit_distance(word, c)
-        if d <= max(2, len(c) // 3) and (best is None or (d, c) < best):
-            best = (d, c)
-    return best[1] if best else None
-
-
-def _edit_distance(a: str, b: str) -> int:
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a):
-        previous, row[0] = row[0], i + 1
-        for j, cb in enumerate(b):
-            substitution = previous + (ca != cb)
-            previous = row[j + 1]
-            row[j + 1] = min(substitution, row[j] + 1, row[j + 1] + 1)
-    return row[len(b)]
+    2 edits, or a third of the candidate's length): the core's scenario reader rule
+    (``scenario/reader.rs``, ``closest``, with the strsim crate), called from here so
+    Python and the core suggest the same names."""
+    return _core.closest_name(word, [str(c) for c in candidates])
 
 
 # --------------------------------------------------------------------------- Model

@@ -70,6 +70,14 @@ fn limits(max_memory: Option<u64>, max_samples: Option<u64>) -> tcpsim::Limits {
     }
 }
 
+/// The candidate nearest to `word` by edit distance, if near enough: the scenario
+/// reader's own "did you mean" rule (one implementation for Rust and Python).
+#[pyfunction]
+fn closest_name(word: &str, candidates: Vec<String>) -> Option<String> {
+    let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    tcpsim::scenario::reader::closest(word, &refs).map(str::to_string)
+}
+
 /// The default limits on a run's estimated cost: (memory in bytes, time-series values).
 #[pyfunction]
 fn default_limits() -> (u64, u64) {
@@ -229,5 +237,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models_json, m)?)?;
     m.add_function(wrap_pyfunction!(model_markdown, m)?)?;
     m.add_function(wrap_pyfunction!(default_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(closest_name, m)?)?;
     Ok(())
 }
