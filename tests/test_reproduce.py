@@ -10,6 +10,7 @@ import shutil
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -248,3 +249,49 @@ def test_full_reproduction_of_004(tmp_path):
     assert cli_main(["reproduce", "004", "--out", str(tmp_path), "--quiet"]) == 0
     verdicts = json.loads((tmp_path / "004" / "report" / "verdicts.json").read_text())
     assert not [v["id"] for v in verdicts if v["verdict"] == "not run"]
+
+
+# ------------------------------------------------------------------ document 001 (E1, E2)
+
+#: Reference document 001 §4.7 priority-A targets among the checks: Fig. 1 and E2 Vegas
+#: (a few per cent) and the FAST queue (follows from alpha).
+A_TARGETS_001 = {"f1.exit.time", "f1.exit.cwnd", "f1.eq.cwnd", "f1.eq.time", "e2.vegas.ramp",
+                 "e2.vegas.halved", "e2.vegas.doubled", "e2.vegas.queue.peak",
+                 "e2.fast.queue.alone", "e2.fast.queue.cbr"}
+
+
+def test_quick_reproduction_of_001_passes_its_a_targets_and_orderings(tmp_path):
+    # E1 and E2 have no random element and run whole in --quick (a few seconds).
+    assert cli_main(["reproduce", "001", "--quick", "--out", str(tmp_path), "--quiet"]) == 0
+    verdicts = {v["id"]: v for v in json.loads((tmp_path / "001-quick" / "report" / "verdicts.json").read_text())}
+    assert A_TARGETS_001 <= set(verdicts)
+    assert [i for i in A_TARGETS_001 if verdicts[i]["verdict"] != "pass"] == []
+    orderings = [v for v in verdicts.values() if v["kind"] == "ordering"]
+    assert orderings and all(v["verdict"] == "pass" for v in orderings), orderings
+    # Every miss carries its reason in the report.
+    assert all(v["reason"] for v in verdicts.values() if v["verdict"] == "miss")
+    md = (tmp_path / "001-quick" / "report" / "README.md").read_text()
+    assert "Figs. 7-9. Congestion window" in md
+
+
+def test_event_measures_follow_the_convergence_definition():
+    """The conv_* metrics are tcpsim.quick_vegas.convergence_time on the first TCP flow's
+    window, per event; ss_exit_* the first window reduction."""
+    from tcpsim.reproduce.measures import event_measures
+    from tcpsim.results import Results
+
+    t = np.round(np.arange(0, 40.0001, 0.1), 6)
+    cwnd = np.where(t < 1.0, 2 ** np.floor(t * 5), np.minimum(14 + (t - 1.0) * 20, 200.0))
+    cwnd[t >= 20] = np.maximum(200 - (t[t >= 20] - 20) * 10, 100)
+    rows = [{"time_s": a, "entity": "f", "metric": "cwnd", "value": b} for a, b in zip(t, cwnd)]
+    res = Results(
+        flows=pd.DataFrame({"name": ["f"], "type": ["tcp"]}),
+        queues=pd.DataFrame(columns=["queue"]), links=pd.DataFrame(columns=["link", "utilization"]),
+        timeseries=pd.DataFrame(rows), summary={"duration_s": 40.0})
+    m = event_measures(res, [0.0, 20.0], 0.1)
+    assert m["ss_exit_cwnd"] == 16 and m["ss_exit_s"] == pytest.approx(1.0)
+    assert m["cwnd_eq.0"] == pytest.approx(200) and m["cwnd_eq.1"] == pytest.approx(100)
+    from tcpsim.quick_vegas import convergence_time
+
+    c = convergence_time(t, cwnd, start=20.0, base_rtt=0.1, end=40.0)
+    assert m["conv_s.1"] == c.seconds and m["conv_rtts.1"] == pytest.approx(c.seconds / 0.1)

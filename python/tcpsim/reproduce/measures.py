@@ -18,6 +18,13 @@ Metric names (docs/reproducing.md#metrics):
 - ``bottleneck_queue_mean_pkts``: mean length of the most utilised queue.
 - ``flow_throughput_mbps.NAME``: one flow's throughput.
 - ``trace_*``: from the ns-2 trace, see `trace_measures`.
+- For an experiment with ``[experiment.events]`` (`event_measures`), of the first TCP
+  flow: ``ss_exit_s`` and ``ss_exit_cwnd`` (the first window reduction: when and from
+  which window slow start ended), and per event ``N`` (0, 1, ...): ``conv_s.N`` and
+  ``conv_rtts.N`` (the time to the new stable window after event N, in seconds and
+  BaseRTTs, `tcpsim.quick_vegas.convergence_time`), ``cwnd_eq.N`` (that stable window)
+  ``queue_peak_pkts.N`` (the most packets the bottleneck queue held between event N and
+  the next) and ``queue_eq_pkts.N`` (its mean over the last 10 % of that span).
 """
 
 from __future__ import annotations
@@ -80,6 +87,51 @@ def run_measures(res: Results) -> Dict[str, float]:
         bq = q[q["queue"] == top]
         if len(bq):
             out["bottleneck_queue_mean_pkts"] = _f(bq["mean_length_pkts"].iloc[0])
+    return out
+
+
+def event_measures(res: Results, events: List[float], base_rtt_s: float) -> Dict[str, float]:
+    """Slow-start exit and convergence after each event of the first TCP flow (see the
+    module's list). Needs the ``cwnd`` and bottleneck ``queue_pkts`` time series."""
+    from ..quick_vegas import convergence_time
+
+    out: Dict[str, float] = {}
+    f = res.flows
+    tcp = f[f["type"] == "tcp"]
+    if tcp.empty:
+        return out
+    cw = res.series("cwnd", [tcp["name"].iloc[0]])
+    if cw.empty:
+        return out
+    t = cw.index.to_numpy(dtype=float)
+    w = cw.iloc[:, 0].to_numpy(dtype=float)
+    cut = np.nonzero(w[1:] < w[:-1])[0]
+    if cut.size:
+        out["ss_exit_s"] = float(t[cut[0] + 1])
+        out["ss_exit_cwnd"] = float(w[cut[0]])
+    duration = float(res.summary.get("duration_s", t[-1]))
+    queue = None
+    l = res.links
+    if len(l):
+        top = l.loc[l["utilization"].astype(float).idxmax(), "link"]
+        q = res.series("queue_pkts", [top])
+        queue = q.iloc[:, 0] if not q.empty else None
+    for i, start in enumerate(events):
+        end = events[i + 1] if i + 1 < len(events) else duration
+        try:
+            c = convergence_time(t, w, start=start, base_rtt=base_rtt_s, end=end)
+        except ValueError:
+            continue
+        out[f"conv_s.{i}"] = float(c.seconds)
+        out[f"conv_rtts.{i}"] = float(c.base_rtts)
+        out[f"cwnd_eq.{i}"] = float(c.final_window)
+        if queue is not None:
+            span = queue[(queue.index >= start) & (queue.index < end)]
+            if len(span):
+                out[f"queue_peak_pkts.{i}"] = float(span.max())
+                # the settled queue: its mean over the last 10 % of the span
+                tail = span[span.index >= end - 0.1 * (end - start)]
+                out[f"queue_eq_pkts.{i}"] = float(tail.mean()) if len(tail) else float("nan")
     return out
 
 

@@ -67,6 +67,11 @@ class Experiment:
     reading: str = ""
     variant_of: str = ""
     needs: str = ""
+    #: Times (s) of the events after which the window settles anew (a connection
+    #: starts, the available bandwidth halves or doubles), for the ``conv_*`` metrics.
+    events: List[float] = field(default_factory=list)
+    #: BaseRTT (s) of the measured flow: convergence in BaseRTTs and its smoothing.
+    base_rtt_s: Optional[float] = None
 
     def points(self, quick: bool) -> List[Any]:
         """The axis values run (``[None]`` without an axis)."""
@@ -232,6 +237,17 @@ def load_experiment(path: Path) -> Experiment:
     if "values" in quick:
         e.quick_values = list(quick.pop("values"))
     e.quick = quick
+    ev = ex.get("events")
+    if ev is not None:
+        ew = f"{where}, [experiment.events]"
+        times = _need(ev, "times", ew, list)
+        if not times or not all(isinstance(t, (int, float)) and t >= 0 for t in times) or times != sorted(times):
+            raise ScenarioError(f"{ew}, key 'times': expected increasing times in seconds, such as [0, 80, 160]")
+        e.events = [float(t) for t in times]
+        rtt = _need(ev, "base_rtt_s", ew, (int, float))
+        if not isinstance(rtt, (int, float)) or rtt <= 0:
+            raise ScenarioError(f"{ew}, key 'base_rtt_s': expected a positive number of seconds")
+        e.base_rtt_s = float(rtt)
     tr = ex.get("trace")
     if tr is not None:
         e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))
