@@ -73,7 +73,12 @@ def _case_sweep(doc: Document, ex: Experiment, case, quick: bool, seeds: List[in
     if quick:
         for k, v in ex.quick.items():
             grid.setdefault(k, [v])
-    if ex.axis_key is not None:
+    if ex.axis_key is not None and ex.axis_linked:
+        # the linked keys take the value at the same place as the axis value
+        index = {str(v): i for i, v in enumerate(ex.axis_values)}
+        keys = ", ".join([ex.axis_key] + list(ex.axis_linked))
+        grid[keys] = [[v] + [vals[index[str(v)]] for vals in ex.axis_linked.values()] for v in ex.points(quick)]
+    elif ex.axis_key is not None:
         grid[ex.axis_key] = ex.points(quick)
     return Sweep(ex.base, grid=grid, seeds=seeds, name=f"{doc.id}/{ex.name}/{case.name}", source=str(ex.path))
 

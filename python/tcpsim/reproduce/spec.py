@@ -59,6 +59,8 @@ class Experiment:
     axis_key: Optional[str] = None
     axis_name: str = ""
     axis_values: List[Any] = field(default_factory=list)
+    #: Keys set together with the axis: key -> one value per axis value.
+    axis_linked: Dict[str, List[Any]] = field(default_factory=dict)
     quick: Dict[str, Any] = field(default_factory=dict)
     quick_values: Optional[List[Any]] = None
     trace_links: Optional[List[str]] = None
@@ -233,6 +235,11 @@ def load_experiment(path: Path) -> Experiment:
         e.axis_key = _need(axis, "key", f"{where}, [experiment.axis]")
         e.axis_name = axis.get("name", e.axis_key)
         e.axis_values = list(_need(axis, "values", f"{where}, [experiment.axis]", list))
+        for k, vals in (axis.get("linked") or {}).items():
+            if not isinstance(vals, list) or len(vals) != len(e.axis_values):
+                raise ScenarioError(f"{where}, [experiment.axis], key 'linked.{k}': expected a list of "
+                                    f"{len(e.axis_values)} values, one per axis value")
+            e.axis_linked[k] = list(vals)
     quick = dict(ex.get("quick", {}))
     if "values" in quick:
         e.quick_values = list(quick.pop("values"))
