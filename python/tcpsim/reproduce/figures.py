@@ -118,4 +118,42 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tupl
             plt.close(f)
             return None
         return _png(f), f"mean ± SD over {len(plan.seeds)} seed(s)"
+    if fig.kind == "critical_window":
+        return _critical_window(ex, fig, cases, plan, m)
     raise ValueError(f"unknown figure kind {fig.kind!r} in {ex.path}")
+
+
+def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) -> Optional[Tuple[bytes, str]]:
+    """Reference document 001 Fig. 4: the window on leaving slow start (``ss_exit_cwnd``)
+    against the bandwidth-delay product μd (packets of 1000 B: the axis's bottleneck rate
+    × the experiment's BaseRTT), each case's runs as markers beside the analysis of
+    Sect. 4: Vegas Eq. (6), Quick Vegas Eq. (10) (`tcpsim.quick_vegas`)."""
+    from .. import _core
+    from ..quick_vegas import critical_window_quick_vegas, critical_window_vegas
+
+    if not ex.base_rtt_s:
+        raise ValueError(f"figure kind 'critical_window' needs [experiment.events] base_rtt_s in {ex.path}")
+    pts = [str(v) for v in ex.points(plan.quick)]
+    mu_d = np.array([_core.parse_quantity("rate", p)[0] * ex.base_rtt_s / 8000.0 for p in pts])
+    f, ax = plt.subplots(figsize=(6.5, 3.8))
+    drawn = False
+    for i, c in enumerate(cases):
+        st = [m.stat(Ref(ex.name, c.name, p, "ss_exit_cwnd")) for p in pts]
+        if not any(s.n for s in st):
+            continue
+        drawn = True
+        ax.plot(mu_d, [s.mean for s in st], marker="os^D"[i % 4], ls="none", color=f"C{i}", label=f"{c.label} (simulation)")
+    grid = np.geomspace(max(mu_d.min() * 0.8, 1.0), mu_d.max() * 1.25, 100)
+    ax.plot(grid, [critical_window_vegas(x) for x in grid], color="C0", lw=1, label="Vegas, Eq. (6)")
+    ax.plot(grid, [critical_window_quick_vegas(x) for x in grid], color="C1", lw=1, ls="--", label="Quick Vegas, Eq. (10)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("bandwidth-delay product μd (packets)")
+    ax.set_ylabel("critical window (packets)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7)
+    ax.set_title(fig.caption, fontsize=9)
+    if not drawn:
+        plt.close(f)
+        return None
+    return _png(f), f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis"
