@@ -25,13 +25,18 @@ Metric names (docs/reproducing.md#metrics):
   BaseRTTs, `tcpsim.quick_vegas.convergence_time`), ``cwnd_eq.N`` (that stable window)
   ``queue_peak_pkts.N`` (the most packets the bottleneck queue held between event N and
   the next) and ``queue_eq_pkts.N`` (its mean over the last 10 % of that span).
+- For an experiment with ``windows`` (`window_measures`), per window ``K`` (0, 1, ...):
+  ``jain_window.K`` (Jain's index of the goodputs of the TCP flows active during the
+  whole window, from the ``delivered_bytes`` series) and ``utilization_window.K`` (the
+  bottleneck's mean utilization in it); and ``full_utilization_s`` (the first time the
+  bottleneck's utilization reaches `FULL_UTILIZATION` in a sample).
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Dict, Iterable, List
+from typing import Any, Dict, Iterable, List, Tuple
 
 import numpy as np
 import pandas as pd
@@ -41,6 +46,9 @@ from ..results import Results
 
 #: A cwnd sample below this fraction of the previous one counts as a window reduction.
 CWND_CUT = 0.7
+
+#: The utilization at which a link counts as fully used (``full_utilization_s``).
+FULL_UTILIZATION = 0.98
 
 
 def _f(x: Any) -> float:
@@ -132,6 +140,41 @@ def event_measures(res: Results, events: List[float], base_rtt_s: float) -> Dict
                 # the settled queue: its mean over the last 10 % of the span
                 tail = span[span.index >= end - 0.1 * (end - start)]
                 out[f"queue_eq_pkts.{i}"] = float(tail.mean()) if len(tail) else float("nan")
+    return out
+
+
+def _bottleneck(res: Results) -> Any:
+    l = res.links
+    return l.loc[l["utilization"].astype(float).idxmax(), "link"] if len(l) else None
+
+
+def window_measures(res: Results, windows: List[Tuple[float, float]]) -> Dict[str, float]:
+    """Per measurement window: Jain's index of the TCP flows active throughout it and the
+    bottleneck's utilization; and when the bottleneck first ran full (see the module)."""
+    out: Dict[str, float] = {}
+    f = res.flows
+    tcp = f[f["type"] == "tcp"]
+    delivered = res.series("delivered_bytes", list(tcp["name"]))
+    top = _bottleneck(res)
+    util = res.series("utilization", [top]) if top is not None else pd.DataFrame()
+    for k, (a, b) in enumerate(windows):
+        if not delivered.empty:
+            # a sample counts what arrived in the interval ending at its time
+            inside = delivered[(delivered.index > a + 1e-9) & (delivered.index <= b + 1e-9)]
+            active = tcp[(tcp["start_s"].astype(float) <= a + 1e-9) & (tcp["stop_s"].astype(float) >= b - 1e-9)]
+            names = [n for n in active["name"] if n in inside.columns]
+            if names:
+                out[f"jain_window.{k}"] = _jain(inside[names].sum())
+        if not util.empty:
+            u = util.iloc[:, 0]
+            span = u[(u.index > a + 1e-9) & (u.index <= b + 1e-9)]
+            if len(span):
+                out[f"utilization_window.{k}"] = float(span.mean())
+    if not util.empty:
+        u = util.iloc[:, 0]
+        full = u[u >= FULL_UTILIZATION]
+        if len(full):
+            out["full_utilization_s"] = float(full.index[0])
     return out
 
 

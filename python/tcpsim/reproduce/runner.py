@@ -22,7 +22,7 @@ except ModuleNotFoundError:  # pragma: no cover
 from .._core import ScenarioError
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
-from .measures import event_measures, read_trace, run_measures, trace_counter_checks, trace_measures
+from .measures import event_measures, window_measures, read_trace, run_measures, trace_counter_checks, trace_measures
 from .spec import Document, Experiment, point_key
 
 #: (experiment, case, point, seed)
@@ -220,6 +220,8 @@ def run_plan(plan: Plan, cache: Path, *, jobs: Optional[int] = None, scheduler: 
             ex = plan.document.experiment(key[0])
             if ex.events and ex.base_rtt_s:
                 measured[r.run_id].update(event_measures(res, ex.events, ex.base_rtt_s))
+            if ex.windows:
+                measured[r.run_id].update(window_measures(res, ex.windows))
         m = dict(measured[r.run_id])
         tc = plan.traced.get(key)
         if tc is not None and tc[0] in traced:

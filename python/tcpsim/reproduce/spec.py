@@ -74,6 +74,8 @@ class Experiment:
     events: List[float] = field(default_factory=list)
     #: BaseRTT (s) of the measured flow: convergence in BaseRTTs and its smoothing.
     base_rtt_s: Optional[float] = None
+    #: Measurement windows [start, end] (s) for the ``*_window.K`` metrics.
+    windows: List[Tuple[float, float]] = field(default_factory=list)
 
     def points(self, quick: bool) -> List[Any]:
         """The axis values run (``[None]`` without an axis)."""
@@ -255,6 +257,15 @@ def load_experiment(path: Path) -> Experiment:
         if not isinstance(rtt, (int, float)) or rtt <= 0:
             raise ScenarioError(f"{ew}, key 'base_rtt_s': expected a positive number of seconds")
         e.base_rtt_s = float(rtt)
+    wins = ex.get("windows")
+    if wins is not None:
+        ok = isinstance(wins, list) and all(
+            isinstance(w, list) and len(w) == 2 and all(isinstance(x, (int, float)) for x in w) and 0 <= w[0] < w[1]
+            for w in wins)
+        if not ok:
+            raise ScenarioError(f"{where}, key 'experiment.windows': expected a list of [start, end] times "
+                                "in seconds, such as [[0, 100], [100, 200]]")
+        e.windows = [(float(a), float(b)) for a, b in wins]
     tr = ex.get("trace")
     if tr is not None:
         e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))

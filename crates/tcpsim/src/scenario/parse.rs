@@ -103,6 +103,35 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     Ok(b.scenario)
 }
 
+/// A `[[flow]]` text with `{i}` replaced by the flow's index i, and `{i+K}` by i + K (K a
+/// whole number: a table of 20 flows from `s{i+20}` takes nodes s20 .. s39).
+fn expand_index(text: &str, i: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("{i") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let offset = tail.strip_prefix('}').map(|after| (0, after)).or_else(|| {
+            let digits = tail.strip_prefix('+')?;
+            let end = digits.find('}')?;
+            let k: usize = digits[..end].parse().ok()?;
+            Some((k, &digits[end + 1..]))
+        });
+        match offset {
+            Some((k, after)) => {
+                out.push_str(&(i + k).to_string());
+                rest = after;
+            }
+            None => {
+                out.push_str("{i");
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn empty(file: &str) -> Scenario {
     Scenario {
         file: file.to_string(),
@@ -332,9 +361,9 @@ impl Builder {
             ));
         }
         for i in 0..count {
-            let expand = |t: &str| t.replace("{i}", &i.to_string());
+            let expand = |t: &str| expand_index(t, i);
             let flow_name = match &name {
-                Some(n) if n.contains("{i}") || count == 1 => expand(n),
+                Some(n) if n.contains("{i}") || n.contains("{i+") || count == 1 => expand(n),
                 Some(n) => format!("{n}_{i}"),
                 None if count == 1 => format!("flow{index}"),
                 None => format!("flow{index}_{i}"),
@@ -535,4 +564,19 @@ fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
             FlowKind::Tcp(std::sync::Arc::new(TcpParams::from_config(&config, cc, recovery, receiver)))
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand_index;
+
+    #[test]
+    fn flow_index_expansion_with_offsets() {
+        assert_eq!(expand_index("s{i}", 3), "s3");
+        assert_eq!(expand_index("s{i+20}", 3), "s23");
+        assert_eq!(expand_index("c{i+1}_{i}", 0), "c1_0");
+        assert_eq!(expand_index("x{i+}", 1), "x{i+}", "not an offset: left as written");
+        assert_eq!(expand_index("x{i-1}", 1), "x{i-1}");
+        assert_eq!(expand_index("plain", 7), "plain");
+    }
 }
