@@ -295,3 +295,13 @@ def test_event_measures_follow_the_convergence_definition():
 
     c = convergence_time(t, cwnd, start=20.0, base_rtt=0.1, end=40.0)
     assert m["conv_s.1"] == c.seconds and m["conv_rtts.1"] == pytest.approx(c.seconds / 0.1)
+
+
+@pytest.mark.skipif(not os.environ.get("TCPSIM_FULL_REPRODUCTION"),
+                    reason="the full reproduction takes minutes; set TCPSIM_FULL_REPRODUCTION=1")
+def test_full_reproduction_of_001(tmp_path):
+    assert cli_main(["reproduce", "001", "--out", str(tmp_path), "--quiet"]) == 0
+    verdicts = {v["id"]: v for v in json.loads((tmp_path / "001" / "report" / "verdicts.json").read_text())}
+    assert not [i for i, v in verdicts.items() if v["verdict"] == "not run"]
+    assert [i for i in A_TARGETS_001 if verdicts[i]["verdict"] != "pass"] == []
+    assert all(v["reason"] for v in verdicts.values() if v["verdict"] == "miss")
