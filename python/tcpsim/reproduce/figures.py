@@ -120,6 +120,8 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tupl
         return _png(f), f"mean ± SD over {len(plan.seeds)} seed(s)"
     if fig.kind == "critical_window":
         return _critical_window(ex, fig, cases, plan, m)
+    if fig.kind == "rounds_to_equilibrium":
+        return _rounds_to_equilibrium(ex, fig, cases, plan, m)
     raise ValueError(f"unknown figure kind {fig.kind!r} in {ex.path}")
 
 
@@ -157,3 +159,42 @@ def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) 
         plt.close(f)
         return None
     return _png(f), f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis"
+
+
+def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurements) -> Optional[Tuple[bytes, str]]:
+    """Reference document 001 Fig. 5: rounds (BaseRTTs) to the new equilibrium when the
+    available bandwidth grows n times from window W: each case's `metric` (``conv_rtts.N``)
+    at the axis values, whose n the figure lists (``n = [...]``), beside the analysis:
+    Vegas (n − 1) W, Quick Vegas Eq. (12) (`tcpsim.quick_vegas`)."""
+    from ..quick_vegas import rounds_to_equilibrium_quick_vegas, rounds_to_equilibrium_vegas
+
+    ns = [float(x) for x in fig.extra.get("n", [])]
+    w = float(fig.extra.get("window", 0))
+    metric = str(fig.extra.get("metric", "conv_rtts.1"))
+    pts = [str(v) for v in ex.points(plan.quick)]
+    all_pts = [str(v) for v in ex.axis_values]
+    if len(ns) != len(all_pts) or w <= 0:
+        raise ValueError(f"figure {fig.id} in {ex.path}: 'rounds_to_equilibrium' needs n (one per axis value) and window")
+    n_of = dict(zip(all_pts, ns))
+    xs = np.array([n_of[p] for p in pts])
+    f, ax = plt.subplots(figsize=(6.5, 3.8))
+    drawn = False
+    for i, c in enumerate(cases):
+        st = [m.stat(Ref(ex.name, c.name, p, metric)) for p in pts]
+        if not any(s.n for s in st):
+            continue
+        drawn = True
+        ax.plot(xs, [s.mean for s in st], marker="os^D"[i % 4], ls="none", color=f"C{i}", label=f"{c.label} (simulation)")
+    grid = np.linspace(min(ns), max(ns), 50)
+    ax.plot(grid, [rounds_to_equilibrium_vegas(w, x) for x in grid], color="C0", lw=1, label="Vegas, (n - 1) W")
+    ax.plot(grid, [rounds_to_equilibrium_quick_vegas(w, x) for x in grid], color="C1", lw=1, ls="--", label="Quick Vegas, Eq. (12)")
+    ax.set_yscale("log")
+    ax.set_xlabel("n (available bandwidth multiplied by)")
+    ax.set_ylabel("rounds to the new equilibrium (BaseRTTs)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7)
+    ax.set_title(fig.caption, fontsize=9)
+    if not drawn:
+        plt.close(f)
+        return None
+    return _png(f), f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis, W = {w:g}"

@@ -46,6 +46,8 @@ class Figure:
     at: Optional[str] = None
     cases: Optional[List[str]] = None
     metrics: List[str] = field(default_factory=list)
+    #: Keys of the figure table that only its kind reads (e.g. ``n``, ``window``).
+    extra: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -275,6 +277,7 @@ def load_experiment(path: Path) -> Experiment:
         e.figures.append(Figure(
             id=_need(f, "id", fw), caption=_need(f, "caption", fw), kind=_need(f, "kind", fw),
             at=f.get("at"), cases=f.get("cases"), metrics=list(f.get("metrics", [])),
+            extra={k: v for k, v in f.items() if k not in ("id", "caption", "kind", "at", "cases", "metrics")},
         ))
     return e
 
