@@ -125,6 +125,34 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tupl
     raise ValueError(f"unknown figure kind {fig.kind!r} in {ex.path}")
 
 
+def _theory_beside_simulation(fig: Figure, ex: Experiment, cases, pts: List[str], xs, metric: str, m: Measurements,
+                              curves, grid, labels: Tuple[str, str], log_x: bool, note: str) -> Optional[Tuple[bytes, str]]:
+    """Each case's `metric` at the axis points `pts` (placed at `xs`) as markers, beside
+    the analysis `curves` ((label, function of x) pairs) drawn over `grid`, log y."""
+    f, ax = plt.subplots(figsize=(6.5, 3.8))
+    drawn = False
+    for i, c in enumerate(cases):
+        st = [m.stat(Ref(ex.name, c.name, p, metric)) for p in pts]
+        if not any(s.n for s in st):
+            continue
+        drawn = True
+        ax.plot(xs, [s.mean for s in st], marker="os^D"[i % 4], ls="none", color=f"C{i}", label=f"{c.label} (simulation)")
+    for i, (label, fn) in enumerate(curves):
+        ax.plot(grid, [fn(x) for x in grid], color=f"C{i}", lw=1, ls="-" if i == 0 else "--", label=label)
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(labels[0])
+    ax.set_ylabel(labels[1])
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7)
+    ax.set_title(fig.caption, fontsize=9)
+    if not drawn:
+        plt.close(f)
+        return None
+    return _png(f), note
+
+
 def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) -> Optional[Tuple[bytes, str]]:
     """Reference document 001 Fig. 4: the window on leaving slow start (``ss_exit_cwnd``)
     against the bandwidth-delay product μd (packets of 1000 B: the axis's bottleneck rate
@@ -137,28 +165,12 @@ def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) 
         raise ValueError(f"figure kind 'critical_window' needs [experiment.events] base_rtt_s in {ex.path}")
     pts = [str(v) for v in ex.points(plan.quick)]
     mu_d = np.array([_core.parse_quantity("rate", p)[0] * ex.base_rtt_s / 8000.0 for p in pts])
-    f, ax = plt.subplots(figsize=(6.5, 3.8))
-    drawn = False
-    for i, c in enumerate(cases):
-        st = [m.stat(Ref(ex.name, c.name, p, "ss_exit_cwnd")) for p in pts]
-        if not any(s.n for s in st):
-            continue
-        drawn = True
-        ax.plot(mu_d, [s.mean for s in st], marker="os^D"[i % 4], ls="none", color=f"C{i}", label=f"{c.label} (simulation)")
     grid = np.geomspace(max(mu_d.min() * 0.8, 1.0), mu_d.max() * 1.25, 100)
-    ax.plot(grid, [critical_window_vegas(x) for x in grid], color="C0", lw=1, label="Vegas, Eq. (6)")
-    ax.plot(grid, [critical_window_quick_vegas(x) for x in grid], color="C1", lw=1, ls="--", label="Quick Vegas, Eq. (10)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("bandwidth-delay product μd (packets)")
-    ax.set_ylabel("critical window (packets)")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
-    ax.set_title(fig.caption, fontsize=9)
-    if not drawn:
-        plt.close(f)
-        return None
-    return _png(f), f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis"
+    curves = [("Vegas, Eq. (6)", critical_window_vegas), ("Quick Vegas, Eq. (10)", critical_window_quick_vegas)]
+    return _theory_beside_simulation(
+        fig, ex, cases, pts, mu_d, "ss_exit_cwnd", m, curves, grid,
+        ("bandwidth-delay product μd (packets)", "critical window (packets)"), True,
+        f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis")
 
 
 def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurements) -> Optional[Tuple[bytes, str]]:
@@ -177,24 +189,9 @@ def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurem
         raise ValueError(f"figure {fig.id} in {ex.path}: 'rounds_to_equilibrium' needs n (one per axis value) and window")
     n_of = dict(zip(all_pts, ns))
     xs = np.array([n_of[p] for p in pts])
-    f, ax = plt.subplots(figsize=(6.5, 3.8))
-    drawn = False
-    for i, c in enumerate(cases):
-        st = [m.stat(Ref(ex.name, c.name, p, metric)) for p in pts]
-        if not any(s.n for s in st):
-            continue
-        drawn = True
-        ax.plot(xs, [s.mean for s in st], marker="os^D"[i % 4], ls="none", color=f"C{i}", label=f"{c.label} (simulation)")
-    grid = np.linspace(min(ns), max(ns), 50)
-    ax.plot(grid, [rounds_to_equilibrium_vegas(w, x) for x in grid], color="C0", lw=1, label="Vegas, (n - 1) W")
-    ax.plot(grid, [rounds_to_equilibrium_quick_vegas(w, x) for x in grid], color="C1", lw=1, ls="--", label="Quick Vegas, Eq. (12)")
-    ax.set_yscale("log")
-    ax.set_xlabel("n (available bandwidth multiplied by)")
-    ax.set_ylabel("rounds to the new equilibrium (BaseRTTs)")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
-    ax.set_title(fig.caption, fontsize=9)
-    if not drawn:
-        plt.close(f)
-        return None
-    return _png(f), f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis, W = {w:g}"
+    curves = [("Vegas, (n - 1) W", lambda x: rounds_to_equilibrium_vegas(w, x)),
+              ("Quick Vegas, Eq. (12)", lambda x: rounds_to_equilibrium_quick_vegas(w, x))]
+    return _theory_beside_simulation(
+        fig, ex, cases, pts, xs, metric, m, curves, np.linspace(min(ns), max(ns), 50),
+        ("n (available bandwidth multiplied by)", "rounds to the new equilibrium (BaseRTTs)"), False,
+        f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis, W = {w:g}")
