@@ -41,14 +41,20 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tupl
     runs = [(c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed))) for c in cases]
     runs = [(c, d) for c, d in runs if d is not None]
     note = f"seed {seed}" + (f", {ex.axis_name} {fig.at}" if fig.at else "")
-    if fig.kind in ("throughput", "cwnd"):
+    if fig.kind in ("throughput", "cwnd", "queue"):
         if not runs:
             return None
         f, ax = plt.subplots(figsize=(7.5, 3.6))
         for c, d in runs:
             res = load_results(d)
             tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
-            if fig.kind == "throughput":
+            if fig.kind == "queue":
+                # the bottleneck: the most utilised link direction's queue
+                top = res.links.loc[res.links["utilization"].astype(float).idxmax(), "link"]
+                q = res.series("queue_pkts", [top])
+                if not q.empty:
+                    ax.plot(q.index, q.iloc[:, 0].values, label=c.label, lw=0.9)
+            elif fig.kind == "throughput":
                 s = throughput_series(res, tcp).sum(axis=1)
                 ax.plot(s.index, s.values, label=c.label, lw=1.2)
             else:
@@ -56,7 +62,8 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tupl
                 for col in cw.columns:
                     ax.plot(cw.index, cw[col].values, label=c.label if len(tcp) == 1 else f"{c.label} {col}", lw=0.9)
         ax.set_xlabel("time (s)")
-        ax.set_ylabel("TCP throughput (Mb/s, 1 s bins)" if fig.kind == "throughput" else "cwnd (packets)")
+        ax.set_ylabel({"throughput": "TCP throughput (Mb/s, 1 s bins)", "cwnd": "cwnd (packets)",
+                       "queue": "bottleneck queue (packets)"}[fig.kind])
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
         ax.set_title(fig.caption, fontsize=9)
