@@ -137,6 +137,134 @@ def test_trace_metrics_follow_the_awk_scripts(tmp_path):
     assert m["trace_acks"] == 2 and m["trace_ack_drops"] == 1
 
 
+def _reference_trace_measures(path: Path, data_type: str = "tcp") -> dict:
+    """trace_measures written out as the awk scripts run: one line at a time, fields
+    split on spaces, packets by uid in a dict. The mean delay is taken over the delays
+    in uid order with numpy (pairwise sums), as trace_measures takes it."""
+    sent = recv = lost = acks = ack_drops = drops = recv_bytes = 0
+    first_send, last_recv, start, end = None, None, {}, {}
+    for line in path.read_text().splitlines():
+        if not line:
+            continue
+        op, t, frm, to, kind, size, _flags, _fid, src, dst, _seq, uid = line.split(" ")
+        t, frm, to, size, uid = float(t), int(frm), int(to), int(size), int(uid)
+        src_node, dst_node = int(src.split(".")[0]), int(dst.split(".")[0])
+        drops += op == "d"
+        if kind == "ack":
+            acks += op == "+" and frm == src_node
+            ack_drops += op == "d"
+        if kind != data_type:
+            continue
+        if op == "+" and frm == src_node:
+            sent += 1
+            start[uid] = min(t, start.get(uid, t))
+            first_send = t if first_send is None else min(first_send, t)
+        elif op == "r" and to == dst_node:
+            recv += 1
+            recv_bytes += size
+            end[uid] = max(t, end.get(uid, t))
+            last_recv = t if last_recv is None else max(last_recv, t)
+        elif op == "d":
+            lost += 1
+    delays = np.array([end[u] - start[u] for u in sorted(set(start) & set(end))])
+    span = last_recv - first_send if recv and sent else float("nan")
+    return {
+        "trace_sent": float(sent), "trace_received": float(recv), "trace_lost": float(lost),
+        "trace_drop_rate": lost / sent if sent else float("nan"),
+        "trace_delay_ms": float(delays.mean() * 1e3) if len(delays) else float("nan"),
+        "trace_delay_min_ms": float(delays.min() * 1e3) if len(delays) else float("nan"),
+        "trace_throughput_mbps": float(recv_bytes) * 8 / span / 1e6 if span > 0 else float("nan"),
+        "trace_received_bytes": float(recv_bytes),
+        "trace_acks": float(acks), "trace_ack_drops": float(ack_drops), "trace_drops_all": float(drops),
+    }
+
+
+def _same(a: dict, b: dict) -> bool:
+    """Equal keys and bit-equal values (NaN equal to NaN)."""
+    return a.keys() == b.keys() and all(
+        a[k] == b[k] or (np.isnan(a[k]) and np.isnan(b[k])) for k in a)
+
+
+#: One Reno flow and a 4 Mbps CBR over a 5 Mbps drop-tail bottleneck for 3 s, the TCP
+#: path traced: ~27 000 lines, ~370 TCP packets sent, drops of TCP and CBR packets.
+TRACED_SCENARIO = """\
+[simulation]
+duration = "3s"
+seed = 1
+
+[dumbbell]
+pairs = 2
+[dumbbell.bottleneck]
+rate = "5Mbps"
+delay = "15ms"
+queue = { kind = "droptail", limit = "10p" }
+[dumbbell.access]
+rate = "100Mbps"
+delay = "2ms"
+
+[[flow]]
+name = "tcp"
+from = "s0"
+to = "d0"
+max_window = 100
+[[flow]]
+name = "cbr"
+type = "cbr"
+from = "s1"
+to = "d1"
+rate = "4Mbps"
+packet_size = "210B"
+
+[trace]
+ns2 = ["s0->r1", "r1->r2", "r2->d0", "d0->r2", "r2->r1", "r1->s0"]
+"""
+
+
+def test_trace_measures_equal_a_line_by_line_reference(tmp_path):
+    import tcpsim
+
+    tcpsim.run(TRACED_SCENARIO, out=tmp_path)
+    path = tmp_path / "traces" / "trace.tr"
+    m = trace_measures(read_trace(path))
+    ref = _reference_trace_measures(path)
+    assert m["trace_sent"] > 300 and m["trace_lost"] > 0 and m["trace_drops_all"] > m["trace_lost"]
+    assert _same(m, ref), {k: (m[k], ref[k]) for k in m if not _same({k: m[k]}, {k: ref[k]})}
+    # the hand-made trace of the test above, and with a packet sent and received twice
+    # (the delay runs from its first + to its last r)
+    p = tmp_path / "t.tr"
+    twice = "+ 0.05 2 0 tcp 1040 ------- 0 2.0 3.0 0 1\nr 0.5 1 3 tcp 1040 ------- 0 2.0 3.0 1 4\n"
+    for text in (TRACE, TRACE + twice):
+        p.write_text(text)
+        assert _same(trace_measures(read_trace(p)), _reference_trace_measures(p))
+    assert trace_measures(read_trace(p))["trace_delay_ms"] == pytest.approx(((0.12 - 0.05) + (0.5 - 0.3)) / 2 * 1e3)
+
+
+def test_read_trace_columns_and_agent_nodes(tmp_path):
+    p = tmp_path / "t.tr"
+    # nodes and ports of more than one digit; a dequeue ("-") and an ACK number of -1
+    p.write_text("- 1e-05 12 3 ack 40 ------- 0 12.10 3.0 -1 7\n"
+                 "+ 0.5 3 12 tcp 1040 ------N 2 3.1 12.10 4 8\n")
+    tr = read_trace(p)
+    assert list(tr.columns) == ["op", "time", "from", "to", "type", "size", "flags", "fid", "src", "dst",
+                                "seq", "uid", "src_node", "dst_node"]
+    assert list(tr["op"]) == ["-", "+"] and list(tr["flags"]) == ["-------", "------N"]
+    assert list(tr["time"]) == [1e-05, 0.5] and list(tr["seq"]) == [-1, 4]
+    assert list(tr["src"]) == ["12.10", "3.1"]
+    assert list(tr["src_node"]) == [12, 3] and list(tr["dst_node"]) == [3, 12]
+    assert str(tr["src_node"].dtype) == "int64"
+    # an empty trace (no packet crossed the traced links) has no packets
+    p.write_text("")
+    empty = trace_measures(read_trace(p))
+    assert empty["trace_sent"] == 0 and empty["trace_drops_all"] == 0 and np.isnan(empty["trace_delay_ms"])
+
+
+def test_traced_run_on_a_worker_with_another_tcpsim_is_refused():
+    from tcpsim.reproduce.runner import _traced_task
+
+    with pytest.raises(RuntimeError, match="install the same version everywhere"):
+        _traced_task({"run_id": "x", "text": TRACED_SCENARIO, "links": [], "version": "0.0.0-other"})
+
+
 # ---------------------------------------------------------------- the quick reproduction
 
 

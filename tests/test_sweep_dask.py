@@ -310,3 +310,107 @@ def test_unreachable_scheduler_is_a_sweep_error(tmp_path, monkeypatch):
     with pytest.raises(sweep_mod.SweepError, match="cannot connect to the Dask scheduler"):
         run_sweep(_sweep(seeds=[1]), tmp_path / "o", scheduler=f"tcp://127.0.0.1:{port}",
                   progress=False)
+
+
+# ---------------------------------------------------------------- tcpsim reproduce: traced runs
+
+#: A reproduction document (docs/reproducing.md) small enough for a test: one Reno or
+#: Vegas flow against CBR at two rates, 5 s runs, the TCP path traced in every run.
+TRACED_DOCUMENT = {
+    "document.toml": """\
+[document]
+id = "traced"
+title = "One TCP flow against CBR, traced"
+seeds = 1
+experiments = ["path"]
+""",
+    "numbers.toml": "",
+    "path.toml": """\
+[experiment]
+title = "One TCP flow against CBR, traced"
+axis = { key = "flow[1].rate", name = "CBR rate", values = ["1Mbps", "4Mbps"] }
+
+[experiment.trace]
+links = ["s0->r1", "r1->r2", "r2->d0", "d0->r2", "r2->r1", "r1->s0"]
+
+[experiment.cases.reno]
+set = { "flow[0].recovery" = "newreno" }
+
+[experiment.cases.vegas]
+set = { "flow[0].cc" = "vegas", "flow[0].recovery" = "vegas" }
+
+[base.simulation]
+duration = "5s"
+seed = 1
+
+[base.dumbbell]
+pairs = 2
+[base.dumbbell.bottleneck]
+rate = "5Mbps"
+delay = "15ms"
+queue = { kind = "droptail", limit = "10p" }
+[base.dumbbell.access]
+rate = "100Mbps"
+delay = "2ms"
+
+[[base.flow]]
+name = "tcp"
+from = "s0"
+to = "d0"
+max_window = 100
+[[base.flow]]
+name = "cbr"
+type = "cbr"
+from = "s1"
+to = "d1"
+rate = "1Mbps"
+packet_size = "210B"
+""",
+}
+
+
+def test_reproduce_traced_runs_on_dask_equal_the_local_run(two_workers, tmp_path):
+    import pandas as pd
+
+    from tcpsim.reproduce import load_document
+    from tcpsim.reproduce.runner import make_plan, run_plan
+
+    cluster = two_workers
+    src = tmp_path / "doc"
+    src.mkdir()
+    for name, text in TRACED_DOCUMENT.items():
+        (src / name).write_text(text)
+    plan = make_plan(load_document(str(src)))
+    assert len(plan.runs) == len(plan.traced) == 4
+    traced_keys = {f"tcpsim-trace-{rid}" for rid, _, _ in plan.traced.values()}
+
+    with distributed.Client(cluster.address, timeout=30, set_as_default=False) as observer:
+        workers = set(cluster.live_workers(observer).values())
+        with distributed.get_task_stream(client=observer) as stream:
+            remote = run_plan(plan, tmp_path / "dask", scheduler=cluster.address, progress=False)
+        ran = {r["key"]: r["worker"] for r in stream.data}
+        # every traced run (and every plain run) was a task on one of the cluster's workers
+        assert traced_keys <= set(ran), sorted(ran)
+        assert {ran[k] for k in traced_keys} <= workers
+        assert len([k for k in ran if k.startswith("tcpsim-run-")]) == 4
+        assert remote.computed == 4
+
+        # a second call finds the traced runs' measures in the cache: nothing is sent
+        with distributed.get_task_stream(client=observer) as again:
+            cached = run_plan(plan, tmp_path / "dask", scheduler=cluster.address, progress=False)
+        assert not [r["key"] for r in again.data], "finished runs were sent to the cluster again"
+        assert cached.reused == 4
+
+    # the trace's counts agree with the counters of the same run, in every traced run
+    assert remote.trace_checks.keys() == plan.traced.keys()
+    for key, items in remote.trace_checks.items():
+        assert len(items) == 5 and all(i["ok"] for i in items), (key, items)
+    trace_rows = remote.table[remote.table["metric"].str.startswith("trace_")]
+    assert len(trace_rows) == 4 * 11 and (trace_rows.loc[trace_rows["metric"] == "trace_sent", "value"] > 0).all()
+
+    # the same plan in local processes: the same measurements, comparisons and trace sizes
+    local = run_plan(plan, tmp_path / "local", jobs=2, progress=False)
+    pd.testing.assert_frame_equal(remote.table, local.table)
+    pd.testing.assert_frame_equal(cached.table, local.table)
+    assert remote.trace_checks == local.trace_checks
+    assert remote.trace_lines == local.trace_lines and min(local.trace_lines.values()) > 1000

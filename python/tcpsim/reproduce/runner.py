@@ -19,6 +19,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
+from .. import __version__
 from .._core import ScenarioError
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
@@ -120,6 +121,11 @@ def _traced_task(task: Dict[str, Any]) -> Dict[str, Any]:
     on a Dask worker); the trace is written to a temporary directory and deleted."""
     from ..api import run
 
+    if task["version"] != __version__:
+        # as the sweep's runs check (sweep/executors.py): a worker with another tcpsim
+        # would put its numbers in the cache under this version's run id
+        raise RuntimeError(f"this worker has tcpsim {__version__} but the reproduction was planned with "
+                           f"tcpsim {task['version']}; install the same version everywhere")
     with tempfile.TemporaryDirectory(prefix="tcpsim-trace-") as tmp:
         res = run(task["text"], out=tmp)
         tr = read_trace(Path(tmp) / "traces" / "trace.tr")
@@ -142,7 +148,7 @@ def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], pr
                 continue
             except ValueError:
                 pass
-        todo[rid] = {"run_id": rid, "text": text, "links": links}
+        todo[rid] = {"run_id": rid, "text": text, "links": links, "version": __version__}
     bar = None
     if progress and todo:
         from tqdm.auto import tqdm
@@ -157,12 +163,16 @@ def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], pr
 
     try:
         tasks = list(todo.values())
-        if scheduler:
+        if scheduler and tasks:  # no connection when every traced run is cached
             import distributed
 
-            with distributed.Client(scheduler, set_as_default=False) as client:
+            from ..sweep.executors import _connect
+
+            with _connect(distributed, scheduler) as client:
                 futs = [client.submit(_traced_task, t, key=f"tcpsim-trace-{t['run_id']}") for t in tasks]
-                for fut in distributed.as_completed(futs):
+                # the client's loop: our client is not the default one (set_as_default=False),
+                # and as_completed without a loop looks for a default client
+                for fut in distributed.as_completed(futs, loop=client.loop):
                     keep(fut.result())
         elif jobs <= 1 or len(tasks) <= 1:
             for t in tasks:
