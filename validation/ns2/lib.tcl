@@ -92,10 +92,10 @@ proc ftp_flow {ns sender receiver from to start} {
     return [list $tcp $sink]
 }
 
-# A constant-bit-rate UDP flow of 1000-byte packets (no jitter: random_ 0) from node FROM
-# to an Agent/LossMonitor at node TO, RATE (e.g. 2Mb), started at 0 s; FID, if given,
-# is its fid_ (for flow monitors). Returns the loss monitor.
-proc cbr_flow {ns from to rate {fid ""}} {
+# A constant-bit-rate UDP flow of SIZE-byte packets (default 1000; no jitter: random_ 0)
+# from node FROM to an Agent/LossMonitor at node TO, RATE (e.g. 2Mb), started at 0 s;
+# FID, if given and not "", is its fid_ (for flow monitors). Returns the loss monitor.
+proc cbr_flow {ns from to rate {fid ""} {size 1000}} {
     set udp [new Agent/UDP]
     $udp set packetSize_ 1000
     if {$fid != ""} { $udp set fid_ $fid }
@@ -103,7 +103,7 @@ proc cbr_flow {ns from to rate {fid ""}} {
     $ns attach-agent $from $udp; $ns attach-agent $to $lm
     $ns connect $udp $lm
     set cbr [new Application/Traffic/CBR]
-    $cbr set packetSize_ 1000
+    $cbr set packetSize_ $size
     $cbr set rate_ $rate
     $cbr set random_ 0
     $cbr attach-agent $udp

@@ -188,3 +188,63 @@ fn tshark_reads_the_pcap_files_with_the_simulators_counts_sequence_numbers_and_e
     assert_eq!(node.len() as i64, received, "frames captured at d0 = data packets tcp0's receiver got");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The SYN (packet 0) is a header alone, at least one byte, or with `full_size_syn` a
+/// whole packet, as ns-2's Agent/TCP/Vegas sends it.
+#[test]
+fn the_syn_is_a_header_unless_full_size_syn() {
+    const SYN: &str = r#"
+[simulation]
+duration = "1s"
+
+[dumbbell]
+pairs = 3
+
+[dumbbell.bottleneck]
+rate = "10Mbps"
+delay = "5ms"
+
+[dumbbell.access]
+rate = "100Mbps"
+delay = "1ms"
+
+[[flow]]
+name = "header"
+from = "s0"
+to = "d0"
+
+[[flow]]
+name = "no_header"
+from = "s1"
+to = "d1"
+header_size = "0B"
+
+[[flow]]
+name = "full"
+from = "s2"
+to = "d2"
+header_size = "0B"
+full_size_syn = true
+
+[trace]
+dir = "tr"
+ns2 = ["s0->r1", "s1->r1", "s2->r1"]
+"#;
+    let dir = out_dir("syn");
+    let scenario = tcpsim::load_str(SYN, "syn.toml").unwrap_or_else(|e| panic!("{e}"));
+    tcpsim::run_in(&scenario, Some(&dir), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let text = std::fs::read_to_string(dir.join("tr/trace.tr")).expect("trace.tr written");
+    let _ = std::fs::remove_dir_all(&dir);
+    // size of each flow's sequence 0 and 1 (the SYN and the first data packet), by flow id
+    let mut sizes: HashMap<(String, String), String> = HashMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        if f[0] == "+" && (f[10] == "0" || f[10] == "1") {
+            sizes.entry((f[7].to_string(), f[10].to_string())).or_insert_with(|| f[5].to_string());
+        }
+    }
+    let size = |fid: &str, seq: &str| sizes[&(fid.to_string(), seq.to_string())].clone();
+    assert_eq!((size("0", "0"), size("0", "1")), ("40".into(), "1040".into()));
+    assert_eq!((size("1", "0"), size("1", "1")), ("1".into(), "1000".into()));
+    assert_eq!((size("2", "0"), size("2", "1")), ("1000".into(), "1000".into()));
+}

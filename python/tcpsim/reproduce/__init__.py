@@ -19,6 +19,7 @@ Modules: `spec` (reading the files), `runner` (plan, runs, traced runs), `measur
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
@@ -42,11 +43,13 @@ class Reproduction:
     verdicts: List[Verdict]
     summary: pd.DataFrame
     report_dir: Path
+    #: With ``ns2=True``: the checks evaluated on the ns-2.35 twins' measurements.
+    ns2_verdicts: Optional[List[Verdict]] = None
 
 
 def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None, jobs: Optional[int] = None,
               scheduler: Optional[str] = None, out: Optional[Path] = None, report_dir: Optional[Path] = None,
-              progress: bool = True, command: Optional[str] = None) -> Reproduction:
+              progress: bool = True, command: Optional[str] = None, ns2: bool = False) -> Reproduction:
     """Runs document `document`'s experiments and writes its report.
 
     Args:
@@ -58,17 +61,30 @@ def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None
         out: run cache (default ``results/reproductions``); runs are kept in
             ``out/<document>[-quick]/`` and reused by later calls.
         report_dir: where the report goes (default ``out/<document>[-quick]/report``).
+        ns2: also run the experiments' ns-2.35 twins (module `ns2`; needs ``ns``) and
+            show ns-2's verdict beside ours in the report.
     """
     doc = load_document(document)
+    if ns2:
+        from .ns2 import ns_binary
+
+        if ns_binary() is None:
+            raise RuntimeError("--ns2 needs ns-2.35 (the command `ns`, Debian package ns2), which is not installed")
     out = Path(out) if out is not None else DEFAULT_OUT
     cache = out / (doc.id + ("-quick" if quick else ""))
     plan = make_plan(doc, quick=quick, seeds=seeds)
     outcome = run_plan(plan, cache, jobs=jobs, scheduler=scheduler, progress=progress)
     m = Measurements(outcome.table, plan.unavailable)
     verdicts = evaluate(doc, m, quick=quick)
+    twin = None
+    if ns2:
+        from .ns2 import run_ns2
+
+        table = run_ns2(plan, cache, jobs=jobs or os.cpu_count() or 1, progress=progress)
+        twin = (table, evaluate(doc, Measurements(table, {}), quick=quick))
     from . import report
 
     rdir = Path(report_dir) if report_dir is not None else cache / "report"
-    cmd = command or f"tcpsim reproduce {doc.id}" + (" --quick" if quick else "")
-    report.write(rdir, doc, outcome, verdicts, m, cmd)
-    return Reproduction(doc, outcome, verdicts, summary(verdicts), rdir)
+    cmd = command or f"tcpsim reproduce {doc.id}" + (" --quick" if quick else "") + (" --ns2" if ns2 else "")
+    report.write(rdir, doc, outcome, verdicts, m, cmd, ns2=twin)
+    return Reproduction(doc, outcome, verdicts, summary(verdicts), rdir, twin[1] if twin else None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -109,10 +110,34 @@ def _inline(text: str) -> str:
 # ---------------------------------------------------------------- content
 
 
-def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str) -> List[Block]:
+def agreement(ours: List[Verdict], theirs: List[Verdict]) -> Dict[str, Any]:
+    """How the checks evaluated on the ns-2.35 twins compare with ours, over the checks
+    ns-2 could evaluate (its verdict is not "not run"): ``compared``, ``same`` (same
+    verdict), ``ns2_passed``, ``ours_passed``, ``differ`` (the check ids that differ) and
+    ``per_kind`` (kind -> the same four counts)."""
+    by_id = {v.check.id: v for v in theirs}
+    out: Dict[str, Any] = {"compared": 0, "same": 0, "ns2_passed": 0, "ours_passed": 0, "differ": [], "per_kind": {}}
+    for v in ours:
+        t = by_id.get(v.check.id)
+        if t is None or t.verdict == "not run":
+            continue
+        k = out["per_kind"].setdefault(v.check.kind, {"compared": 0, "same": 0, "ns2_passed": 0, "ours_passed": 0})
+        for d in (out, k):
+            d["compared"] += 1
+            d["same"] += v.verdict == t.verdict
+            d["ns2_passed"] += t.verdict == "pass"
+            d["ours_passed"] += v.verdict == "pass"
+        if v.verdict != t.verdict:
+            out["differ"].append(v.check.id)
+    return out
+
+
+def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str,
+          ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None) -> List[Block]:
     from .. import __version__
 
     plan = outcome.plan
+    twin = {v.check.id: v for v in ns2[1]} if ns2 else {}
     B: List[Block] = []
     B.append(Block("h", f"Reproduction of document {doc.id}: {doc.short}", level=1))
     B.append(Block("p", doc.title))
@@ -130,6 +155,29 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     if plan.unavailable:
         B.append(Block("p", "Cases that could not run (their checks are 'not run'):"))
         B.append(Block("ul", items=[f"{e}/{c}: {short_error(msg)}" for (e, c), msg in plan.unavailable.items()]))
+    if ns2:
+        a = agreement(verdicts, ns2[1])
+        B.append(Block("h", "ns-2.35 on the same reconstruction"))
+        B.append(Block("p", "Each experiment with an ns-2 twin (`[experiment.ns2]`, a Tcl script that builds the same "
+                            "network, queues, flows and agents in ns-2.35) was also run in ns-2 for every case, point "
+                            "and seed, measured with the same metric definitions (the document's metrics from ns-2's "
+                            "own trace), and the checks were evaluated on ns-2's numbers. A miss that ns-2 shares "
+                            "comes from the reconstruction or the document, not from tcpsim. "
+                            f"Of the {a['compared']} checks ns-2 could evaluate, tcpsim and ns-2 give the same "
+                            f"verdict on {a['same']}; ns-2 passes {a['ns2_passed']}, tcpsim {a['ours_passed']}. "
+                            "Checks on metrics that need our time series (such as `cwnd_cuts`) are 'not run' for "
+                            "ns-2 and left out."))
+        if doc.ns2_note:
+            B.append(Block("p", doc.ns2_note))
+        krows = [[k, str(d["ours_passed"]), str(d["ns2_passed"]), str(d["same"]), str(d["compared"])]
+                 for k, d in sorted(a["per_kind"].items())]
+        B.append(Block("table", header=["kind", "tcpsim passed", "ns-2.35 passed", "same verdict", "checks compared"],
+                       rows=krows, css="ns2"))
+        if a["differ"]:
+            B.append(Block("p", "Checks on which the two simulators differ (each experiment's table below shows both "
+                                "sides' numbers):"))
+            B.append(Block("ul", items=[f"{cid}: tcpsim {next(v.verdict for v in verdicts if v.check.id == cid)}, "
+                                        f"ns-2.35 {twin[cid].verdict}" for cid in a["differ"]]))
     # Assumptions
     B.append(Block("h", "Assumptions shared by the experiments"))
     B.append(Block("ul", items=list(doc.assumptions)))
@@ -159,9 +207,16 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
         exv = [vd for vd in verdicts if _first_experiment(vd) == ex.name]
         if exv:
             B.append(Block("p", "Checks:"))
-            B.append(Block("table", header=["check", "kind", "claim (where)", "paper", "ours", "verdict", "reason"],
-                           rows=[[vd.check.id, vd.check.kind, f"{vd.check.claim} ({vd.check.where})", vd.paper,
-                                  vd.detail or vd.ours, vd.verdict, vd.reason] for vd in exv]))
+            header = ["check", "kind", "claim (where)", "paper", "ours", "verdict", "reason"]
+            rows = [[vd.check.id, vd.check.kind, f"{vd.check.claim} ({vd.check.where})", vd.paper,
+                     vd.detail or vd.ours, vd.verdict, vd.reason] for vd in exv]
+            if ns2:
+                header[5:5] = ["ns-2.35", "ns-2.35 verdict"]
+                for vd, row in zip(exv, rows):
+                    t = twin.get(vd.check.id)
+                    row[5:5] = [_ns2_words(t.detail or t.ours) if t and t.verdict != "not run" else "—",
+                                t.verdict if t else "not run"]
+            B.append(Block("table", header=header, rows=rows))
         for fig in ex.figures:
             drawn = draw(ex, fig, outcome, m)
             if drawn is None:
@@ -197,16 +252,23 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     return B
 
 
+def _ns2_words(text: str) -> str:
+    """A verdict's numbers in words, said of ns-2 ("ours: ..." -> "ns-2: ...")."""
+    return re.sub(r"^ours\b", "ns-2", text)
+
+
 def _first_experiment(vd: Verdict) -> str:
     raw = vd.check.raw
     ref = (raw.get("items") or [raw.get("ours") or raw.get("series")])[0]
     return parse_ref(ref).experiment
 
 
-def write(report_dir: Path, doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str) -> Path:
-    """Writes README.md, index.html, figures/*.png, measurements.csv, verdicts.json."""
+def write(report_dir: Path, doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str,
+          ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None) -> Path:
+    """Writes README.md, index.html, figures/*.png, measurements.csv, verdicts.json, and
+    with `ns2` (the twins' measurements and verdicts) measurements_ns2.csv."""
     report_dir.mkdir(parents=True, exist_ok=True)
-    blocks = build(doc, outcome, verdicts, m, command)
+    blocks = build(doc, outcome, verdicts, m, command, ns2)
     figs = report_dir / "figures"
     figs.mkdir(exist_ok=True)
     for old in figs.glob("*.png"):
@@ -221,5 +283,16 @@ def write(report_dir: Path, doc: Document, outcome, verdicts: List[Verdict], m: 
     _atomic_write(report_dir / "measurements.csv", lambda p: table.to_csv(p, index=False))
     vjson = [{"id": v.check.id, "kind": v.check.kind, "verdict": v.verdict, "claim": v.check.claim,
               "paper": v.paper, "ours": v.ours, "detail": v.detail, "reason": v.reason} for v in verdicts]
+    stale = report_dir / "measurements_ns2.csv"
+    if ns2:
+        twin = {t.check.id: t for t in ns2[1]}
+        for row in vjson:
+            t = twin.get(row["id"])
+            if t is not None:
+                row["ns2"] = {"verdict": t.verdict, "ours": t.ours, "detail": t.detail}
+        t2 = ns2[0].sort_values(["experiment", "case", "point", "seed", "metric"], na_position="first")
+        _atomic_write(stale, lambda p: t2.to_csv(p, index=False))
+    elif stale.exists():
+        stale.unlink()
     _atomic_write(report_dir / "verdicts.json", lambda p: p.write_text(json.dumps(vjson, indent=1), encoding="utf-8"))
     return report_dir

@@ -36,6 +36,17 @@ class Case:
     label: str
     set: Dict[str, Any]
     reading: str = ""
+    #: The case's arguments of the experiment's ns-2 twin (None: no twin of this case).
+    ns2: Optional[List[str]] = None
+
+
+@dataclass
+class Ns2Twin:
+    """An experiment's ns-2.35 twin (`tcpsim reproduce --ns2`, module `ns2`)."""
+
+    script: str                     # relative to the repository root
+    args: List[str] = field(default_factory=list)
+    axis: Optional[str] = None      # the script argument that takes the axis value
 
 
 @dataclass
@@ -78,6 +89,8 @@ class Experiment:
     base_rtt_s: Optional[float] = None
     #: Measurement windows [start, end] (s) for the ``*_window.K`` metrics.
     windows: List[Tuple[float, float]] = field(default_factory=list)
+    #: The ns-2.35 twin, if the experiment has one.
+    ns2: Optional[Ns2Twin] = None
 
     def points(self, quick: bool) -> List[Any]:
         """The axis values run (``[None]`` without an axis)."""
@@ -132,6 +145,8 @@ class Document:
     experiments: List[Experiment]
     values: List[Value]
     checks: List[Check]
+    #: Why the ns-2.35 twins and tcpsim may part (shown with --ns2), if known.
+    ns2_note: str = ""
 
     def experiment(self, name: str) -> Experiment:
         for e in self.experiments:
@@ -225,10 +240,14 @@ def load_experiment(path: Path) -> Experiment:
     for name, c in (ex.get("cases") or {"base": {"label": "base", "set": {}}}).items():
         if not isinstance(c, dict):
             raise ScenarioError(f"{where}, key 'experiment.cases.{name}': expected a table")
-        bad = sorted(set(c) - {"label", "set", "reading"})
+        bad = sorted(set(c) - {"label", "set", "reading", "ns2"})
         if bad:
-            raise ScenarioError(f"{where}, key 'experiment.cases.{name}.{bad[0]}': unknown key")
-        cases.append(Case(name, c.get("label", name), dict(c.get("set", {})), c.get("reading", "")))
+            raise ScenarioError(f"{where}, key 'experiment.cases.{name}.{bad[0]}': unknown key "
+                                "(expected label, set, reading, ns2)")
+        ns2 = c.get("ns2")
+        if ns2 is not None:
+            ns2 = _ns2_args(ns2, f"{where}, key 'experiment.cases.{name}.ns2'")
+        cases.append(Case(name, c.get("label", name), dict(c.get("set", {})), c.get("reading", ""), ns2))
     e = Experiment(
         name=path.stem, path=path, title=_need(ex, "title", where), section=ex.get("section", ""),
         base=base, cases=cases, reading=ex.get("reading", ""), variant_of=ex.get("variant_of", ""),
@@ -268,6 +287,24 @@ def load_experiment(path: Path) -> Experiment:
             raise ScenarioError(f"{where}, key 'experiment.windows': expected a list of [start, end] times "
                                 "in seconds, such as [[0, 100], [100, 200]]")
         e.windows = [(float(a), float(b)) for a, b in wins]
+    twin = ex.get("ns2")
+    if twin is not None:
+        tw = f"{where}, [experiment.ns2]"
+        if not isinstance(twin, dict):
+            raise ScenarioError(f"{tw}: expected a table with script, args and axis")
+        bad = sorted(set(twin) - {"script", "args", "axis"})
+        if bad:
+            raise ScenarioError(f"{tw}, key '{bad[0]}': unknown key (expected script, args, axis)")
+        script = _need(twin, "script", tw)
+        axis = twin.get("axis")
+        if axis is not None and not (isinstance(axis, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", axis)):
+            raise ScenarioError(f"{tw}, key 'axis': expected the name of a script argument, such as \"cbr\"")
+        e.ns2 = Ns2Twin(script, _ns2_args(twin.get("args", []), f"{tw}, key 'args'"), axis)
+    if e.ns2 is None:
+        lone = [c.name for c in cases if c.ns2 is not None]
+        if lone:
+            raise ScenarioError(f"{where}, key 'experiment.cases.{lone[0]}.ns2': the experiment has no "
+                                "[experiment.ns2] table naming the twin script")
     tr = ex.get("trace")
     if tr is not None:
         e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))
@@ -280,6 +317,14 @@ def load_experiment(path: Path) -> Experiment:
             extra={k: v for k, v in f.items() if k not in ("id", "caption", "kind", "at", "cases", "metrics")},
         ))
     return e
+
+
+def _ns2_args(value: Any, where: str) -> List[str]:
+    if not (isinstance(value, list) and all(isinstance(a, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", a)
+                                            for a in value)):
+        raise ScenarioError(f"{where}: expected a list of KEY=VALUE arguments of the ns-2 twin script, "
+                            "such as [\"variant=vegas\", \"queue=red\"]")
+    return list(value)
 
 
 def load_document(doc: str, root: Optional[Path] = None) -> Document:
@@ -314,6 +359,7 @@ def load_document(doc: str, root: Optional[Path] = None) -> Document:
         id=str(m.get("id", d.name)), path=d, title=_need(m, "title", where), short=m.get("short", d.name),
         source=m.get("source", ""), reference=m.get("reference", ""), seeds=int(m.get("seeds", 1)),
         assumptions=list(m.get("assumptions", [])), experiments=experiments, values=values, checks=checks,
+        ns2_note=str(m.get("ns2_note", "")),
     )
     _check_refs(document)
     return document

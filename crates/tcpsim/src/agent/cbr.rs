@@ -20,6 +20,7 @@ pub fn build(p: &CbrParams, random: RandomStream) -> FlowAgents {
             ack_size: 0,
             header_size: 0,
             syn: false,
+            syn_size: 0,
         },
     }
 }

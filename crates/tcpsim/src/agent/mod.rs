@@ -154,10 +154,12 @@ pub struct FlowShape {
     pub payload: u32,
     /// ACK size on the wire without SACK blocks, bytes (0: no ACKs).
     pub ack_size: u32,
-    /// Header bytes; a SYN (packet 0) is a header alone.
+    /// Header bytes.
     pub header_size: u32,
     /// Packet 0 is a SYN.
     pub syn: bool,
+    /// The SYN's size on the wire, bytes.
+    pub syn_size: u32,
 }
 
 /// A flow's two agents and the shape of its packets.

@@ -46,6 +46,7 @@ pub fn build(p: Arc<TcpParams>, mut random: RandomStream) -> FlowAgents {
             ack_size: p.ack_size,
             header_size: p.header_size,
             syn: p.syn,
+            syn_size: p.syn_wire_size(),
         },
         source: Box::new(TcpSource::new({
             let mut sender = TcpSender::new(p, clock_phase);

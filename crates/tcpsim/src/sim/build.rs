@@ -35,7 +35,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
             // An ACK grows by 8 bytes per SACK block it carries.
             let sack_blocks = ReceiverParams::from_config(&p.receiver).sack_blocks as u32;
             let largest_ack = p.ack_size + SACK_BLOCK_BYTES * sack_blocks;
-            [p.packet_size + p.header_size, syn_size(p.header_size), p.ack_size, largest_ack]
+            [p.packet_size + p.header_size, p.syn_wire_size(), p.ack_size, largest_ack]
         }
         FlowKind::Cbr(p) => [p.packet_size; 4],
     });
@@ -65,11 +65,6 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
 
     let (routes, flow_routes) = routes(scenario, &graph, limits)?;
     Ok(Plan { routes, flow_routes })
-}
-
-/// The SYN is header-only, but at least one byte on the wire.
-pub(crate) fn syn_size(header_size: u32) -> u32 {
-    header_size.max(1)
 }
 
 /// Routes as ns-2 picks them (see `net::routing`): one per distinct (from, to) pair the

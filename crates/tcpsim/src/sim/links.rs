@@ -251,7 +251,7 @@ impl Simulation<'_> {
         let now = self.now();
         let f = &self.flows[flow as usize];
         let shape = &f.shape;
-        let size = if out.seq == 0 && shape.syn { super::build::syn_size(shape.header_size) } else { shape.data_size };
+        let size = if out.seq == 0 && shape.syn { shape.syn_size } else { shape.data_size };
         let mut p = Packet::new(flow, out.seq, size, shape.data_kind, f.data_route, now);
         p.source = f.src_node;
         if out.ect {

@@ -29,7 +29,8 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("initial_rto", T::Time, "s", V::Time(3 * PS_PER_S), "retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)", NS2),
         Param::new("clock_granularity", T::Time, "s", V::Time(10 * PS_PER_MS), "tick of RTT samples and RTO (ns-2 tcpTick_)", NS2),
         Param::new("packets", T::Integer, "packets", V::Unset, "packets to transfer; unset = unlimited (ns-2 FTP start)", "ns-2.35 Application/FTP").range(1.0, 4.6e18),
-        Param::new("syn", T::Bool, "", V::Bool(true), "open with a header-only SYN as packet 0 and start data with initial_window once it is ACKed (ns-2 syn_ and delay_growth_)", NS2),
+        Param::new("syn", T::Bool, "", V::Bool(true), "open with a SYN as packet 0 (a header alone unless full_size_syn) and start data with initial_window once it is ACKed (ns-2 syn_ and delay_growth_)", NS2),
+        Param::new("full_size_syn", T::Bool, "", V::Bool(false), "the SYN is a full-size packet (packet_size + header_size) instead of a header alone, as ns-2's Agent/TCP/Vegas sends it (VegasTcpAgent::output never shrinks packet 0)", "ns-2.35 TcpAgent::output / VegasTcpAgent::output"),
         Param::new("ecn", T::Bool, "", V::Bool(false), "ECN-capable TCP: packet 0 offers ECN (ECE, not ECT), data packets carry ECT(0), and an ECN echo halves cwnd and ssthresh at most once per window (ns-2 ecn_; RFC 3168 §6.1)", NS2),
         Param::new("ect_on_retransmit", T::Bool, "", V::Bool(true), "with ecn: retransmitted data packets carry ECT too, as ns-2.35's output() sets it on every data packet; false = RFC 3168 §6.1.5 (retransmissions are not ECN-capable)", "ns-2.35 TcpAgent::output"),
         Param::new("cwr_on_retransmit", T::Bool, "", V::Bool(true), "CWR goes on the next packet sent after a window reduction even if it is a retransmission (ns-2 SetCWRonRetransmit_); false = only on the next new data packet (RFC 3168 §6.1.2)", NS2),
@@ -83,6 +84,7 @@ pub struct TcpParams {
     pub clock_granularity: Dur,
     pub packets: Option<u64>,
     pub syn: bool,
+    pub full_size_syn: bool,
     pub ecn: bool,
     pub ect_on_retransmit: bool,
     pub cwr_on_retransmit: bool,
@@ -92,6 +94,16 @@ pub struct TcpParams {
 }
 
 impl TcpParams {
+    /// Bytes of the SYN (packet 0) on the wire: the header alone, at least one byte, or
+    /// a full packet with `full_size_syn`.
+    pub fn syn_wire_size(&self) -> u32 {
+        if self.full_size_syn {
+            self.packet_size + self.header_size
+        } else {
+            self.header_size.max(1)
+        }
+    }
+
     /// Typed parameters from the agent's configuration and its three models.
     pub fn from_config(agent: &ModelConfig, cc: ModelConfig, recovery: ModelConfig, receiver: ModelConfig) -> TcpParams {
         TcpParams {
@@ -112,6 +124,7 @@ impl TcpParams {
             clock_granularity: agent.time("clock_granularity"),
             packets: agent.opt_integer("packets").map(|n| n as u64),
             syn: agent.boolean("syn"),
+            full_size_syn: agent.boolean("full_size_syn"),
             ecn: agent.boolean("ecn"),
             ect_on_retransmit: agent.boolean("ect_on_retransmit"),
             cwr_on_retransmit: agent.boolean("cwr_on_retransmit"),

@@ -1,0 +1,204 @@
+"""ns-2.35 twins of a document's experiments (`tcpsim reproduce DOC --ns2`).
+
+A reproduction that misses a published number leaves two suspects: the reconstruction
+(topology, delays, windows the document does not give) and the simulator. When an
+experiment declares an ns-2 twin, a Tcl script that builds the same network in ns-2.35,
+``--ns2`` runs it for every case, axis value and seed of the plan, measures it with the
+reproduction's own metric names and evaluates the document's checks on ns-2's numbers
+too. The report then shows ns-2's verdict beside ours: a miss that ns-2 shares belongs
+to the reconstruction, not to tcpsim.
+
+The experiment file declares the twin (docs/reproducing.md#ns-2-twins)::
+
+    [experiment.ns2]
+    script = "validation/ns2/doc004.tcl"   # relative to the repository root
+    args = ["part=p1", "window=100"]       # arguments of every run
+    axis = "cbr"                           # the argument that takes the axis value
+
+    [experiment.cases.vegas]
+    ns2 = ["variant=vegas", "queue=droptail"]   # the case's own arguments
+
+and the script is run as ``ns SCRIPT ARGS... CASE_ARGS... [AXIS=VALUE] T=SECONDS
+seed=N trace=FILE``. It prints lib.tcl's report lines (validation/ns2/lib.tcl: ``flow
+I bytes=..``, ``cbr I rx_pkts=.. rx_bytes=..``) and writes an ns-2 trace of every link.
+
+Metrics measured on the ns-2 side (the same definitions as `measures`): the ``trace_*``
+metrics (`trace_measures`), ``tcp_sent``, ``tcp_lost``, ``tcp_received``,
+``tcp_drop_rate`` (from the trace), ``tcp_throughput_mbps`` (TCP wire bytes received /
+run time: every flow of a twin runs from 0 s to the end), ``tcp_goodput_mbps`` and
+``jain``/``max_min_share`` (from each TCPSink's ``bytes_``), ``udp_sent``,
+``udp_received`` and ``udp_throughput_mbps``. Metrics that need our time series
+(``cwnd_cuts``, ``rtt_ms``, ...) are not measured; their checks show "not run" for ns-2.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import pandas as pd
+
+from .. import units
+from ..results import _atomic_write
+from .measures import read_trace, trace_measures
+
+#: The repository root: twin scripts are named relative to it.
+REPO = Path(__file__).resolve().parents[3]
+
+Key = Tuple[str, str, Optional[str], int]
+
+
+def ns_binary() -> Optional[str]:
+    """The ``ns`` executable (Debian package ns2), or None."""
+    return shutil.which("ns")
+
+
+def _seconds(value: Any, where: str) -> float:
+    q = units.parse(value)
+    if q is None or q[1] != "time":
+        raise ValueError(f"{where}: expected a duration such as \"100s\", found {value!r}")
+    return q[0]
+
+
+def twin_commands(plan) -> Dict[Key, List[str]]:
+    """The ns-2 command of every run of `plan` whose experiment and case have a twin."""
+    out: Dict[Key, List[str]] = {}
+    for (exp, case, point, seed) in plan.runs:
+        ex = plan.document.experiment(exp)
+        c = ex.case(case)
+        if ex.ns2 is None or c.ns2 is None:
+            continue
+        duration = ex.quick.get("simulation.duration") if plan.quick else None
+        duration = duration or ex.base.get("simulation", {}).get("duration")
+        seconds = _seconds(duration, f"{ex.path}, simulation.duration")
+        script = REPO / ex.ns2.script
+        args = [str(script), *ex.ns2.args, *c.ns2]
+        if ex.ns2.axis and point is not None:
+            args.append(f"{ex.ns2.axis}={point}")
+        args += [f"T={seconds:g}", f"seed={seed}"]
+        out[(exp, case, point, seed)] = args
+    return out
+
+
+def _run_id(args: List[str]) -> str:
+    """Identifies a twin run by its arguments and the text of its script and lib.tcl."""
+    h = hashlib.sha256()
+    script = Path(args[0])
+    for p in (script, script.with_name("lib.tcl")):
+        if p.is_file():
+            h.update(p.read_bytes())
+    h.update(json.dumps([Path(args[0]).name] + args[1:]).encode())
+    return h.hexdigest()[:16]
+
+
+def _kv(line: str) -> Dict[str, float]:
+    return {k: float(v) for k, v in re.findall(r"(\w+)=([-+0-9.eE]+)(?=\s|$)", line)}
+
+
+def measures_from(stdout: str, tr: pd.DataFrame, seconds: float) -> Dict[str, float]:
+    """The reproduction's metrics of one twin run: its report lines and its trace."""
+    from ..analysis import jain
+
+    m = trace_measures(tr)
+    m["tcp_sent"], m["tcp_lost"], m["tcp_received"] = m["trace_sent"], m["trace_lost"], m["trace_received"]
+    m["tcp_drop_rate"] = m["trace_drop_rate"]
+    m["tcp_throughput_mbps"] = m["trace_received_bytes"] * 8 / seconds / 1e6
+    flows = [_kv(l) for l in stdout.splitlines() if l.startswith("flow ")]
+    if flows:
+        goodputs = [f["bytes"] * 8 / seconds for f in flows]
+        m["tcp_goodput_mbps"] = sum(goodputs) / 1e6
+        m["jain"] = jain(goodputs)
+        m["max_min_share"] = max(goodputs) / min(goodputs) if min(goodputs) > 0 else float("nan")
+    cbr = [_kv(l) for l in stdout.splitlines() if l.startswith("cbr ")]
+    if cbr:
+        udp = tr[tr["type"] == "cbr"]
+        m["udp_sent"] = float(((udp["op"] == "+") & (udp["from"] == udp["src_node"])).sum())
+        m["udp_received"] = sum(c["rx_pkts"] for c in cbr)
+        m["udp_throughput_mbps"] = sum(c["rx_bytes"] for c in cbr) * 8 / seconds / 1e6
+    return m
+
+
+def run_twin(args: List[str]) -> Dict[str, Any]:
+    """Runs one twin command (``ns`` + `args`) with a trace in a temporary directory and
+    measures it. Raises RuntimeError with ns's message when the script fails."""
+    ns = ns_binary()
+    if ns is None:
+        raise RuntimeError("ns (ns-2.35, Debian package ns2) is not installed")
+    seconds = float(next(a for a in args if a.startswith("T="))[2:])
+    with tempfile.TemporaryDirectory(prefix="tcpsim-ns2-") as tmp:
+        trace = Path(tmp) / "trace.tr"
+        p = subprocess.run([ns, *args, f"trace={trace}"], capture_output=True, text=True, cwd=tmp)
+        if p.returncode != 0 or not trace.is_file():
+            err = (p.stderr or p.stdout).strip().splitlines()
+            raise RuntimeError(f"ns {' '.join(args)} failed (exit {p.returncode}): {err[-1] if err else 'no output'}")
+        tr = read_trace(trace)
+    return {"measures": measures_from(p.stdout, tr, seconds), "stdout": p.stdout}
+
+
+def _task(task: Dict[str, Any]) -> Dict[str, Any]:
+    out = run_twin(task["args"])
+    out["id"] = task["id"]
+    return out
+
+
+def run_ns2(plan, cache: Path, jobs: int = 1, progress: bool = True) -> pd.DataFrame:
+    """Runs (or reuses, from ``cache/ns2``) the twin of every run of `plan` and returns
+    the measurements as a table like `Outcome.table` (experiment, case, point, seed,
+    metric, value)."""
+    commands = twin_commands(plan)
+    ndir = cache / "ns2"
+    ndir.mkdir(parents=True, exist_ok=True)
+    ids = {key: _run_id(args) for key, args in commands.items()}
+    done: Dict[str, Dict[str, float]] = {}
+    todo: Dict[str, Dict[str, Any]] = {}
+    for key, args in commands.items():
+        rid = ids[key]
+        f = ndir / f"{rid}.json"
+        if f.is_file():
+            try:
+                done[rid] = json.loads(f.read_text())["measures"]
+                continue
+            except (ValueError, KeyError):
+                pass
+        todo[rid] = {"id": rid, "args": args}
+    bar = None
+    if progress and todo:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(todo), desc=f"{plan.document.id} ns-2", unit="run", file=sys.stderr, dynamic_ncols=True)
+
+    def keep(out: Dict[str, Any]) -> None:
+        done[out["id"]] = out["measures"]
+        _atomic_write(ndir / f"{out['id']}.json", lambda p: p.write_text(json.dumps(out, indent=1)))
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        tasks = list(todo.values())
+        if jobs <= 1 or len(tasks) <= 1:
+            for t in tasks:
+                keep(_task(t))
+        else:
+            import concurrent.futures as cf
+
+            from ..sweep.executors import _mp_context
+
+            with cf.ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=_mp_context()) as pool:
+                for fut in cf.as_completed([pool.submit(_task, t) for t in tasks]):
+                    keep(fut.result())
+    finally:
+        if bar is not None:
+            bar.close()
+    rows = []
+    for key, rid in ids.items():
+        for metric, value in done[rid].items():
+            rows.append({"experiment": key[0], "case": key[1], "point": key[2], "seed": key[3],
+                         "metric": metric, "value": value})
+    return pd.DataFrame(rows, columns=["experiment", "case", "point", "seed", "metric", "value"])
