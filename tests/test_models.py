@@ -114,4 +114,4 @@ def test_helpers_document_the_registry_defaults():
     doc = tcpsim.RED.__doc__
     for p in models.get("queue", "red").params:
         assert p.name in doc
-    assert 'min_th (number, packets; default 5)' in doc
+    assert 'min_th (number or "auto", packets; default 5)' in doc

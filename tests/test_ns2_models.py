@@ -80,6 +80,26 @@ ECN1
    Jain 0.898-0.951 / 0.866-0.934; goodput means equal to 0.01 %. Measured (seeds 1-3):
    goodput +0.11 %, marks 4464 vs 4507, responses 3808 vs 3851, drops 100 vs 97.7,
    retransmissions 151.7 vs 137.7, Jain 0.922 vs 0.907.
+RED-AUTO
+   Queue/RED left at every ns-2.35 default, so ns-2 computes its thresholds and weight
+   from the link (thresh_ 0, maxthresh_ 0, q_weight_ -1, targetdelay_ 0.005; byte mode,
+   mean_pktsize_ 500): on 20 Mb/s / 40 ms (ptc 5000 packets/s) min_th 12.5 and max_th 37.5
+   packets (x 500 B), w_q = 1 - exp(-1/(10 x 0.1206 s x 5000)) = 1.658e-4; tcpsim's twin
+   says ``min_th = "auto", max_th = "auto", weight = "auto"``. Queue limit 100 (x 500 B),
+   8 NewReno flows, 60 s, means over seeds 1-3 on both sides (RED's draws differ).
+   Goodput 2 %, early drops 15 % and drops 15 % (case F's), overflow drops 10 %,
+   retransmissions 10 %, Jain 0.03. Spread over seeds 1-10, ns-2 / tcpsim: goodput
+   17.60-17.99 / 17.57-17.86 Mb/s; early drops 316-337 / 311-338; drops 539-560 /
+   533-561, of which 222-223 overflow drops on both sides (the slow-start overshoot, the
+   average being slow with so small a weight); Jain 0.9923-0.9974 / 0.9928-0.9983.
+   Measured (seeds 1-3 means): goodput -0.57 %, early drops 330 vs 331.7, drops 552.7 vs
+   554.3, overflow drops 222.7 vs 222.7, retransmissions 951.3 vs 954, Jain 0.9947 vs
+   0.9963. The case tells the automatic values from fixed ones: tcpsim with 5 / 15 /
+   0.002 delivers 13 % less and early-drops twice as often (660); with automatic
+   thresholds and weight 0.002, -11 % and 471 early drops; with 5 / 15 and the automatic
+   weight, 150 overflow drops instead of 223. Also asserted on the ns-2 side: the
+   thresh_, maxthresh_ and q_weight_ it printed are the automatic ones, and early drops
+   outnumber overflow drops.
 
 G  Applications that stop (validation/ns2/fidelity.py): five Reno / NewReno flows, each on
    its own path (a shared DropTail bottleneck would make per-flow shares depend on the
@@ -196,7 +216,8 @@ V3 Vegas wanting more queue than the buffer holds (alpha 3, beta 5, syn_ false),
    42.333). Also asserted on the ns-2 side: at least 30 drops and a timeout.
 
 Runtime: about 5 s for cases C-I, about 1 s for DRR (ns-2 0.8 s, tcpsim 0.2 s), about
-10 s for the six runs of ns-2 of ECN and ECN1, about 2 s for SACK, SACK-DELACK, FACK and FACK-OPTS, and
+10 s for the six runs of ns-2 of ECN and ECN1, about 1 s for RED-AUTO (ns-2 0.8 s,
+tcpsim 0.2 s), about 2 s for SACK, SACK-DELACK, FACK and FACK-OPTS, and
 about 9.5 s for V1-V3.
 
 Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim binary is
@@ -207,6 +228,7 @@ Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim bin
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 from pathlib import Path
 
@@ -324,6 +346,17 @@ def test_case_ecn1_windows_around_one_packet(tcpsim_run):
     res = _assert_case(harness.case_ecn1(60.0))
     ns = res.ns2
     assert ns["bottleneck_marks"] > 20 * ns["bottleneck_early_drops"], res.report()
+
+
+def test_case_red_auto_ns2_default_red(tcpsim_run):
+    res = _assert_case(harness.case_red_auto(60.0))
+    ns = res.ns2
+    ptc = 20e6 / (8 * 500)
+    rtt = max(0.1, 3 * (0.040 + 1 / ptc))
+    assert (ns["red_thresh_"], ns["red_maxthresh_"]) == (12.5, 37.5), res.report()
+    assert ns["red_q_weight_"] == pytest.approx(1 - math.exp(-1 / (10 * rtt * ptc)), rel=1e-12), res.report()
+    assert (ns["red_thresh_queue_"], ns["red_maxthresh_queue_"]) == (6250, 18750), res.report()  # bytes
+    assert ns["bottleneck_early_drops"] > ns["bottleneck_overflow_drops"] > 0, res.report()
 def test_case_sack_sack1_with_sack_sinks(tcpsim_run):
     res = _assert_case(harness.case_sack(60.0))
     ns = res.ns2

@@ -224,6 +224,8 @@ RED = _models.helper(
     "queue", "red", "RED",
     '``queue = { kind = "red", ... }``: ns-2.35 ``Queue/RED``.\n\n'
     "Thresholds are in packets (numbers); `limit` and `mean_packet_size` carry units.\n"
+    '`min_th`, `max_th` and `weight` may be ``"auto"``: computed from the link as ns-2.35\n'
+    "does by default (``RED(min_th=\"auto\", max_th=\"auto\", weight=\"auto\")``).\n"
     "Give `max_p` or `linterm` (max_p = 1/linterm), not both. Every unset parameter takes\n"
     "the core's default (docs/models/red.md).",
 )

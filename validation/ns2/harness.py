@@ -32,6 +32,10 @@ ECN case F's RED marking (setbit_ true), 8 ECN NewReno flows; means over seeds 1
 ECN1 40 ECN NewReno flows with windows around one packet (responses at cwnd <= 1),
     mark_p_ 1.0; means over seeds 1-3: goodput 2 %, marks 10 %, responses 10 %,
     drops 15 %, retransmissions 25 %, Jain's index 0.05.
+RED-AUTO Queue/RED at ns-2.35's defaults (thresh_ 0, maxthresh_ 0, q_weight_ -1: computed
+    from the link; byte mode), 8 NewReno flows on 20 Mb/s / 40 ms; means over seeds 1-3
+    on both sides: goodput 2 %, early drops 15 %, drops 15 %, overflow drops 10 %,
+    retransmissions 10 %, Jain's index 0.03.
 SACK four Sack1 flows with SACK sinks, DropTail 10: goodput 2 %, each flow's goodput
     5 %; drops, retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1.
 SACK-DELACK two Sack1 flows with delayed-ACK SACK sinks, DropTail 5: as SACK, and ACKs
@@ -57,7 +61,7 @@ Usage from the command line (prints both sides and the verdicts)::
 
     python validation/ns2/harness.py A
     python validation/ns2/harness.py B1 [--seconds 20]
-    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1|SACK|SACK-DELACK|FACK|FACK-OPTS|V1|V2|V3 [--seconds S]
+    python validation/ns2/harness.py C|D1|D2|E|F|DRR|ECN|ECN1|RED-AUTO|SACK|SACK-DELACK|FACK|FACK-OPTS|V1|V2|V3 [--seconds S]
 
 Standard library only.
 """
@@ -442,6 +446,7 @@ CASE_F_TCL, CASE_F_TOML = HERE / "case_f.tcl", HERE / "case_f.toml"
 CASE_DRR_TCL, CASE_DRR_TOML = HERE / "case_drr.tcl", HERE / "case_drr.toml"
 CASE_ECN_TCL, CASE_ECN_TOML = HERE / "case_ecn.tcl", HERE / "case_ecn.toml"
 CASE_ECN1_TCL, CASE_ECN1_TOML = HERE / "case_ecn1.tcl", HERE / "case_ecn1.toml"
+CASE_RED_AUTO_TCL, CASE_RED_AUTO_TOML = HERE / "case_red_auto.tcl", HERE / "case_red_auto.toml"
 CASE_SACK_TCL, CASE_SACK_TOML = HERE / "case_sack.tcl", HERE / "case_sack.toml"
 CASE_SACK_DELACK_TCL, CASE_SACK_DELACK_TOML = HERE / "case_sack_delack.tcl", HERE / "case_sack_delack.toml"
 CASE_FACK_TCL, CASE_FACK_TOML = HERE / "case_fack.tcl", HERE / "case_fack.toml"
@@ -452,7 +457,9 @@ REVERSE = "r2->r1"
 
 
 def parse_lib_output(text: str) -> dict:
-    """The flow / cbr / queue / fid lines printed by lib.tcl, as dicts of floats."""
+    """The flow / cbr / queue / fid lines printed by lib.tcl, and the "red FROM->TO ..."
+    lines a script prints itself (a RED queue's thresh_, maxthresh_, q_weight_), as dicts
+    of floats."""
     def kv(line: str) -> dict[str, float]:
         return {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line)}
 
@@ -460,6 +467,7 @@ def parse_lib_output(text: str) -> dict:
     cbrs: dict[int, dict[str, float]] = {}
     queues: dict[str, dict[str, float]] = {}
     fids: dict[str, dict[int, dict[str, float]]] = {}
+    reds: dict[str, dict[str, float]] = {}
     for line in text.splitlines():
         parts = line.split()
         if len(parts) < 2:
@@ -472,9 +480,11 @@ def parse_lib_output(text: str) -> dict:
             queues[parts[1]] = kv(line)
         elif parts[0] == "fid" and len(parts) > 2:
             fids.setdefault(parts[2], {})[int(parts[1])] = kv(line)
+        elif parts[0] == "red":
+            reds[parts[1]] = kv(line)
     parse_kv_line(text)  # the closing "ns2 case=..." line must be there
     return {"flows": [flows[i] for i in sorted(flows)], "cbr": [cbrs[i] for i in sorted(cbrs)],
-            "queues": queues, "fids": fids}
+            "queues": queues, "fids": fids, "red": reds}
 
 
 def backoff_rises(text: str) -> int | None:
@@ -553,6 +563,10 @@ def ns2_case_metrics(script: Path, seconds: float, seed: int = 1,
     # set fid_ to tcpsim's flow index.
     for fid, f in out["fids"].get(BOTTLENECK, {}).items():
         m[f"fid{fid}_drops"] = f["drops"]
+    # The bottleneck RED queue's thresholds and weight, as ns-2 computed them (printed by
+    # the script once the run has started).
+    for var, value in out["red"].get(BOTTLENECK, {}).items():
+        m[f"red_{var}"] = value
     return m, wall
 
 
@@ -797,6 +811,29 @@ def case_ecn1(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
     return CaseResult(_label("ECN1", seconds, 60.0), ns, ts, checks, nw, tw, notes)
 
 
+def case_red_auto(seconds: float = 60.0, ns_seeds: tuple[int, ...] = (1, 2, 3),
+                  tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
+    """Case RED-AUTO, Queue/RED at ns-2.35's defaults (thresholds and weight computed from
+    the link, byte mode) with eight NewReno flows, means over ``ns_seeds`` and
+    ``tcpsim_seeds``: aggregate goodput 2 %, bottleneck early drops 15 %, drops 15 %,
+    overflow drops 10 %, retransmissions 10 %, Jain's index 0.03 (absolute). The ns-2
+    side also reports the thresh_, maxthresh_ and q_weight_ it computed
+    (``red_thresh_`` ...)."""
+    ns, ts, nw, tw, notes = run_case("RED-AUTO", CASE_RED_AUTO_TCL, CASE_RED_AUTO_TOML, seconds, 60.0,
+                                     ns_seeds=ns_seeds, tcpsim_seeds=tcpsim_seeds)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_early_drops", ns["bottleneck_early_drops"],
+              ts["bottleneck_early_drops"], "rel", 0.15),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.15),
+        Check("bottleneck_overflow_drops", ns["bottleneck_overflow_drops"],
+              ts["bottleneck_overflow_drops"], "rel", 0.10),
+        Check("retransmits", ns["retransmits"], ts["retransmits"], "rel", 0.10),
+        Check("jain", ns["jain"], ts["jain"], "abs", 0.03),
+    ]
+    return CaseResult(_label("RED-AUTO", seconds, 60.0), ns, ts, checks, nw, tw, notes)
+
+
 def _sack_checks(ns: dict[str, float], ts: dict[str, float], flows: int) -> list[Check]:
     """The checks both SACK cases share: goodput 2 %, each flow's goodput 5 %; drops,
     retransmissions, fast retransmits, multi-loss repairs 10 %; timeouts +-1."""
@@ -1005,7 +1042,7 @@ def case_v3(seconds: float = 60.0) -> CaseResult:
 
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
                "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
-               "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0),
+               "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0), "RED-AUTO": (case_red_auto, 60.0),
                "SACK": (case_sack, 60.0), "SACK-DELACK": (case_sack_delack, 60.0),
                "FACK": (case_fack, 60.0), "FACK-OPTS": (case_fack_opts, 60.0),
                "V1": (case_v1, 65.0), "V2": (case_v2, 65.0), "V3": (case_v3, 60.0)}

@@ -116,6 +116,9 @@ pub enum ParamType {
     Limit,
     /// One of the listed words.
     Choice(&'static [&'static str]),
+    /// A real number, or one of the listed words, which stand for values the model
+    /// computes itself (RED's `min_th = "auto"`). A word is stored as `Value::Choice`.
+    NumberOr(&'static [&'static str]),
     /// A list of time windows, each [start, end] (error models).
     TimeWindows,
 }
@@ -132,6 +135,13 @@ impl ParamType {
             ParamType::Rate => "rate".into(),
             ParamType::Limit => "limit".into(),
             ParamType::Choice(c) => c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
+            ParamType::NumberOr(words) => {
+                let words: Vec<String> = words.iter().map(|s| format!("\"{s}\"")).collect();
+                match words.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("number, {} or {last}", rest.join(", ")),
+                    _ => format!("number or {}", words.join("")),
+                }
+            }
             ParamType::TimeWindows => "list of [start, end] times".into(),
         }
     }
@@ -291,10 +301,23 @@ impl ParamError {
     }
 }
 
+/// The link direction a queue feeds, as its model sees it when it is checked and built.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QueueLink {
+    /// Rate, bits per second.
+    pub rate_bps: u64,
+    /// Propagation delay (RED's automatic weight reads it, as ns-2's `$q link` does).
+    pub delay: Dur,
+    /// The largest packet any flow of the scenario sends, bytes.
+    pub largest_packet: u32,
+}
+
 /// What building a queue discipline needs besides its parameters.
 pub struct QueueEnv {
     /// Rate of the link direction the queue feeds, bits per second.
     pub rate_bps: u64,
+    /// Propagation delay of that link direction.
+    pub delay: Dur,
     /// The queue's own random stream.
     pub random: RandomStream,
 }
@@ -309,9 +332,10 @@ pub enum Constructor {
     ErrorModel(fn(&ModelConfig) -> Box<dyn crate::net::error::ErrorModel>),
     Queue {
         build: fn(&ModelConfig, QueueEnv) -> Box<dyn QueueDiscipline>,
-        /// Checks that the configured limit can hold the largest packet of the scenario
-        /// (bytes); returns what was expected.
-        capacity: fn(&ModelConfig, u32) -> Result<(), String>,
+        /// Checks the configured queue against the link direction it feeds: that its limit
+        /// can hold the largest packet of the scenario, and whatever else depends on the
+        /// link (RED's automatic thresholds); returns what was expected.
+        check_link: fn(&ModelConfig, &QueueLink) -> Result<(), String>,
     },
 }
 
@@ -537,7 +561,7 @@ pub fn to_json() -> serde_json::Value {
                     serde_json::json!({
                         "name": p.name,
                         "type": match p.ty { ParamType::Choice(_) => "choice".to_string(), t => t.describe() },
-                        "choices": match p.ty { ParamType::Choice(c) => c.to_vec(), _ => Vec::new() },
+                        "choices": match p.ty { ParamType::Choice(c) | ParamType::NumberOr(c) => c.to_vec(), _ => Vec::new() },
                         "unit": p.unit,
                         "default": p.default.to_json(),
                         "default_toml": p.default.to_toml(),
@@ -661,5 +685,12 @@ mod tests {
         assert_eq!(Value::Number(0.002).to_toml(), "0.002");
         assert_eq!(Value::Number(2.0).to_toml(), "2");
         assert_eq!(Value::Limit(Limit::Packets(50)).to_toml(), "\"50p\"");
+        assert_eq!(Value::Choice("auto").to_toml(), "\"auto\"");
+    }
+
+    #[test]
+    fn number_or_words_describes_both() {
+        assert_eq!(ParamType::NumberOr(&["auto"]).describe(), "number or \"auto\"");
+        assert_eq!(ParamType::NumberOr(&["a", "b", "c"]).describe(), "number, \"a\", \"b\" or \"c\"");
     }
 }

@@ -269,6 +269,11 @@ fn cases() -> Vec<Case> {
         case("RED linterm and max_p", with_queue("{ kind = \"red\", max_p = 0.1, linterm = 10 }"), "link[0].queue.linterm", "not both"),
         case("RED mean_packet_size zero", with_queue("{ kind = \"red\", mean_packet_size = \"0B\" }"), "link[0].queue.mean_packet_size", "from 1 B"),
         case("RED queue without kind", with_queue("{ limit = \"20p\" }"), "link[0].queue", "'kind'"),
+        case("RED min_th an unknown word", with_queue("{ kind = \"red\", min_th = \"automatic\" }"), "link[0].queue.min_th", "or one of 'auto'"),
+        case("RED weight an unknown word", with_queue("{ kind = \"red\", weight = \"auto_10s\" }"), "link[0].queue.weight", "'auto_100ms'"),
+        case("RED weight a boolean", with_queue("{ kind = \"red\", weight = true }"), "link[0].queue.weight", "a number from 0 to 1 or one of"),
+        case("RED weight zero", with_queue("{ kind = \"red\", weight = 0 }"), "link[0].queue.weight", "weight in (0, 1]"),
+        case("RED max_th auto over min_th 0", with_queue("{ kind = \"red\", min_th = 0, max_th = \"auto\" }"), "link[0].queue.min_th", "min_th > 0"),
         // --- queue limits that cannot hold a packet ---
         case("droptail limit 0p", with_queue("{ kind = \"droptail\", limit = \"0p\" }"), "link[0].queue.limit", "at least one packet"),
         case("droptail limit 0B", with_queue("{ kind = \"droptail\", limit = \"0B\" }"), "link[0].queue.limit", "at least one packet"),
@@ -409,6 +414,13 @@ fn cases() -> Vec<Case> {
             graph("queue = { kind = \"red\", limit = \"1p\", queue_in_bytes = true, mean_packet_size = \"500B\" } # <-\n", ""),
             "link[0].queue.limit",
             "at least one packet",
+        ),
+        case(
+            // 10 Mb/s, mean_packet_size 500 B: the automatic min_th is 0.005 s · 2500 / 2 = 6.25.
+            "RED max_th below the automatic min_th (run)",
+            graph("queue = { kind = \"red\", min_th = \"auto\", max_th = 6 } # <-\n", ""),
+            "link[0].queue.limit",
+            "which is 6.25 packets on this link",
         ),
         case(
             "unreachable destination (run)",

@@ -42,7 +42,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         ),
     ],
     check,
-    constructor: Constructor::Queue { build: |c, _| Box::new(DropTail::new(DropTailParams::from_config(c))), capacity },
+    constructor: Constructor::Queue { build: |c, _| Box::new(DropTail::new(DropTailParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet) },
 };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {

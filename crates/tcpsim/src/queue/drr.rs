@@ -69,7 +69,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("buckets", T::Integer, "", V::Unset, "hash sending nodes into this many queues with ns-2's hash, colliding nodes sharing a queue (ns-2 buckets_, default 10); unset: a queue per node", "ns-2.35 DRR::hash").range(1.0, 1e9),
     ],
     check,
-    constructor: Constructor::Queue { build: |c, _| Box::new(Drr::new(DrrParams::from_config(c))), capacity },
+    constructor: Constructor::Queue { build: |c, _| Box::new(Drr::new(DrrParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet) },
 };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {

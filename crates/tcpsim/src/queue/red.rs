@@ -6,8 +6,11 @@
 //!
 //! Floyd & Jacobson, "Random Early Detection Gateways for Congestion Avoidance",
 //! IEEE/ACM ToN 1(4):397–413, 1993, doi:10.1109/90.251892; gentle mode: Floyd, "Recommendation
-//! on using the gentle variant of RED", 2000. Reference document 000 §1.4 (the thesis's RED
-//! rules) and its notes on ns-2 defaults.
+//! on using the gentle variant of RED", 2000; automatic parameters: Floyd, Gummadi &
+//! Shenker, "Adaptive RED: An Algorithm for Increasing the Robustness of RED's Active
+//! Queue Management", August 2001 (www.icir.org/floyd/papers/adaptiveRed.pdf), as
+//! ns-2.35 implements them (queue/red.cc, `REDQueue::initialize_params`). Reference
+//! document 000 §1.4 (the thesis's RED rules) and its notes on ns-2 defaults.
 //!
 //! On every arrival (ns-2 `REDQueue::enque`):
 //!   1. if the queue was idle, m = ⌊ptc · idle_time⌋ with ptc = rate / (8 · mean_packet_size)
@@ -30,42 +33,68 @@
 //!   5. if q ≥ limit the arrival is dropped (overflow) and count ← 0.
 //! When the link finds the queue empty on dequeue, the idle period starts.
 //!
+//! Thresholds and weight, fixed or automatic (`RedParams::settings`, once per link
+//! direction when the queue is built; ns-2 computes them when `$q link` attaches the
+//! queue to its link, and writes them back into thresh_, maxthresh_ and q_weight_).
+//! With ptc = rate / (8 · mean_packet_size) packets per second and the link's delay:
+//!   min_th = "auto":    max(5, target_delay · ptc / 2)         (ns-2 thresh_ 0)
+//!   max_th = "auto":    3 · min_th                              (ns-2 maxthresh_ 0)
+//!   weight = "auto":    1 − exp(−1/(10 · rtt · ptc)),           (ns-2 q_weight_ −1)
+//!                       rtt = max(0.1 s, 3 · (delay + 1/ptc))
+//!   weight = "auto_1s": 1 − exp(−1/ptc)                         (ns-2 q_weight_ 0)
+//!   weight = "auto_100ms": 1 − exp(−10/ptc)                     (ns-2 q_weight_ −2)
+//! 1 − exp(−1/n) gives the average a time constant of n arrivals at the link rate: ten
+//! round trips, one second, 100 ms. Thresholds are in packets in both modes; byte mode
+//! multiplies them by mean_packet_size, as for fixed ones. max_p (linterm) is not touched:
+//! ns-2 changes it only in adaptive mode (adaptive_ 1, which also sets bottom_ from the
+//! rate), not implemented here.
+//!
 //! Parameters (defaults): limit 50 p; min_th 5, max_th 15 (packets); weight 0.002;
-//! max_p 0.1 (ns-2 linterm 10); gentle true; wait true; mean_packet_size 500 B;
-//! queue_in_bytes false; bytes false; ecn false; use_mark_p true; mark_p 0.1.
+//! target_delay 5 ms; max_p 0.1 (ns-2 linterm 10); gentle true; wait true;
+//! mean_packet_size 500 B; queue_in_bytes false; bytes false; ecn false; use_mark_p true;
+//! mark_p 0.1.
 //!
 //! Choices and deviations:
 //! - Defaults are ns-2's except: `min_th`/`max_th` 5/15 and `weight` 0.002 are fixed
-//!   values (ns-2.35 computes them automatically: thresh_ 0, q_weight_ −1), and
-//!   `queue_in_bytes` / `bytes` are false (ns-2.35: true; ns-2.27, which reference
-//!   document 000 ran: false).
+//!   values (ns-2.35's defaults are the automatic ones, written "auto" here: thresh_ 0,
+//!   maxthresh_ 0, q_weight_ −1), and `queue_in_bytes` / `bytes` are false (ns-2.35:
+//!   true; ns-2.27, which reference document 000 ran: false).
+//! - Automatic values use this queue's own mean_packet_size. ns-2 computes them when the
+//!   link is made, so a `mean_pktsize_` set on the queue afterwards changes ns-2's idle
+//!   correction and byte scaling but not its thresholds or weight (the twin of an ns-2
+//!   script sets it as a `Queue/RED` default before the links, or gives fixed values;
+//!   `validation/ns2/red_auto_params.tcl`, case 10mb_20ms_late).
+//! - A fixed max_th with min_th = "auto" must lie above the computed min_th (checked
+//!   against the link when the scenario loads); ns-2 accepts any pair.
 //! - Drops decided by the average (forced or early) are counted as early drops; only a
 //!   full buffer counts as overflow. ns-2 calls the average-forced drops "forced".
-//! - ns-2's `cautious_`, `adaptive_`, `drop_front_`/random victim and automatic
-//!   thresholds/weight are not implemented.
+//! - ns-2's `cautious_`, `adaptive_` / `feng_adaptive_` (max_p adapted over time) and
+//!   `drop_front_`/random victim are not implemented.
 
 use super::{Arrival, DropReason, Fifo, Limit, QueueCtx, QueueDiscipline, Verdict};
 use super::red_core::{RedCore, RedDecision};
+use crate::engine::time::{self, Dur, PS_PER_MS};
 use crate::engine::{PacketId, RandomStream};
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, QueueLink, Value as V};
 
 const NS2: &str = "ns-2.35 Queue/RED default";
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Queue,
     name: "red",
-    summary: "Random Early Detection with ns-2.35 semantics: per-arrival EWMA with idle correction, count, gentle, wait, byte mode, ECN marking",
-    source: "Floyd & Jacobson, IEEE/ACM ToN 1(4), 1993; ns-2.35 Queue/RED (red.cc); reference document 000 §1.4",
+    summary: "Random Early Detection with ns-2.35 semantics: per-arrival EWMA with idle correction, count, gentle, wait, byte mode, ECN marking; thresholds and weight fixed or computed from the link",
+    source: "Floyd & Jacobson, IEEE/ACM ToN 1(4), 1993; ns-2.35 Queue/RED (red.cc); automatic thresholds and weight: Floyd, Gummadi & Shenker, Adaptive RED, 2001; reference document 000 §1.4",
     params: &[
         Param::new("limit", T::Limit, "packets or bytes", V::Limit(Limit::Packets(50)), "buffer limit; in byte mode a packet limit is limit × mean_packet_size bytes", NS2),
-        Param::new("min_th", T::Number, "packets", V::Number(5.0), "minimum threshold min_th (ns-2 thresh_)", "Floyd93; fixed value (ns-2.35 computes it automatically)").range(0.0, 1e12),
-        Param::new("max_th", T::Number, "packets", V::Number(15.0), "maximum threshold max_th (ns-2 maxthresh_)", "Floyd93; fixed value (ns-2.35 computes it automatically)").range(0.0, 1e12),
-        Param::new("weight", T::Number, "", V::Number(0.002), "EWMA weight w_q (ns-2 q_weight_)", "Floyd93 (ns-2.35 computes it automatically)").range(0.0, 1.0),
+        Param::new("min_th", T::NumberOr(&["auto"]), "packets", V::Number(5.0), "minimum threshold min_th (ns-2 thresh_); \"auto\": max(5, target_delay · ptc / 2) with ptc = rate / (8 · mean_packet_size) packets/s (ns-2 thresh_ 0)", "Floyd93, a fixed value (ns-2.35's default is \"auto\": thresh_ 0); \"auto\": ns-2.35 red.cc initialize_params, Floyd, Gummadi & Shenker 2001").range(0.0, 1e12),
+        Param::new("max_th", T::NumberOr(&["auto"]), "packets", V::Number(15.0), "maximum threshold max_th (ns-2 maxthresh_); \"auto\": 3 · min_th (ns-2 maxthresh_ 0)", "Floyd93, a fixed value (ns-2.35's default is \"auto\": maxthresh_ 0); \"auto\": ns-2.35 red.cc initialize_params, Floyd, Gummadi & Shenker 2001").range(0.0, 1e12),
+        Param::new("weight", T::NumberOr(&["auto", "auto_1s", "auto_100ms"]), "", V::Number(0.002), "EWMA weight w_q (ns-2 q_weight_); \"auto\": 1 − exp(−1/(10 · rtt · ptc)) with rtt = max(0.1 s, 3 · (delay + 1/ptc)), delay the link's (ns-2 q_weight_ −1); \"auto_1s\": 1 − exp(−1/ptc) (ns-2 0); \"auto_100ms\": 1 − exp(−10/ptc) (ns-2 −2)", "Floyd93, a fixed value (ns-2.35's default is \"auto\": q_weight_ −1); automatic: ns-2.35 red.cc initialize_params, Floyd, Gummadi & Shenker 2001").range(0.0, 1.0),
+        Param::new("target_delay", T::Time, "s", V::Time(5 * PS_PER_MS), "queueing delay that min_th = \"auto\" aims at (ns-2 targetdelay_)", NS2).range(0.0, 1e3),
         Param::new("max_p", T::Number, "", V::Number(0.1), "drop probability at max_th (ns-2 1/linterm_)", NS2).range(0.0, 1.0),
         Param::new("linterm", T::Number, "", V::Unset, "alternative to max_p: max_p = 1/linterm (ns-2 linterm_)", NS2).range(1.0, 1e9),
         Param::new("gentle", T::Bool, "", V::Bool(true), "drop probability rises from max_p to 1 between max_th and 2·max_th (ns-2 gentle_)", NS2),
         Param::new("wait", T::Bool, "", V::Bool(true), "spread drops uniformly: p_a = p_b/(2 − count·p_b) (ns-2 wait_)", NS2),
-        Param::new("mean_packet_size", T::Size, "B", V::Size(500), "mean packet size for idle correction and byte mode (ns-2 mean_pktsize_)", NS2).range(1.0, 4294967295.0),
+        Param::new("mean_packet_size", T::Size, "B", V::Size(500), "mean packet size for idle correction, byte mode and the automatic thresholds and weight (ns-2 mean_pktsize_)", NS2).range(1.0, 4294967295.0),
         Param::new("queue_in_bytes", T::Bool, "", V::Bool(false), "average and thresholds in bytes (ns-2 queue_in_bytes_; ns-2.35 default true, ns-2.27 false)", "ns-2.27 default"),
         Param::new("bytes", T::Bool, "", V::Bool(false), "byte-mode drop probability: count in bytes, p_a scaled by size (ns-2 bytes_)", "ns-2.27 default"),
         Param::new("ecn", T::Bool, "", V::Bool(false), "mark ECN-capable packets instead of dropping them (ns-2 setbit_)", NS2),
@@ -73,7 +102,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("mark_p", T::Number, "", V::Number(0.1), "largest p_b at which ECN packets are marked rather than dropped (ns-2 mark_p_)", NS2).range(0.0, 1.0),
     ],
     check,
-    constructor: Constructor::Queue { build: |c, env| Box::new(Red::new(RedParams::from_config(c), env.rate_bps, env.random)), capacity },
+    constructor: Constructor::Queue {
+        build: |c, env| Box::new(Red::new(RedParams::from_config(c), env.rate_bps, env.delay, env.random)),
+        check_link,
+    },
 };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
@@ -81,15 +113,18 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
         return Err(ParamError::new("linterm", "either max_p or linterm (max_p = 1/linterm), not both"));
     }
     let p = RedParams::from_config(c);
-    p.validate().map_err(|expected| ParamError::new("max_th", expected))?;
+    p.validate()?;
     if matches!(p.limit, Limit::Packets(0)) || p.limit_bytes() == 0 {
         return Err(ParamError::new("limit", "a limit that can hold at least one packet"));
     }
     Ok(())
 }
 
-fn capacity(c: &ModelConfig, max_packet: u32) -> Result<(), String> {
+/// The checks that need the link: the limit holds the largest packet, and a fixed max_th
+/// lies above an automatic min_th.
+fn check_link(c: &ModelConfig, link: &QueueLink) -> Result<(), String> {
     let p = RedParams::from_config(c);
+    let max_packet = link.largest_packet;
     if p.queue_in_bytes {
         let bytes = p.limit_bytes();
         if bytes < max_packet as u64 {
@@ -101,7 +136,36 @@ fn capacity(c: &ModelConfig, max_packet: u32) -> Result<(), String> {
             p.mean_packet_size
         ));
     }
+    let s = p.settings(link.rate_bps, link.delay);
+    if !(s.max_th > s.min_th) {
+        return Err(format!("max_th greater than min_th = \"auto\", which is {} packets on this link", s.min_th));
+    }
     Ok(())
+}
+
+/// A RED threshold (ns-2 `thresh_`, `maxthresh_`): a number of packets, or computed from
+/// the link as ns-2.35 does when the variable is 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Threshold {
+    Packets(f64),
+    /// min_th: max(5, target_delay · ptc / 2); max_th: 3 · min_th.
+    Auto,
+}
+
+/// The EWMA weight w_q (ns-2 `q_weight_`): fixed, or computed from the link. With
+/// ptc = rate / (8 · mean_packet_size) packets per second, 1 − exp(−1/n) gives the
+/// average a time constant of n arrivals at the link rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum QueueWeight {
+    Fixed(f64),
+    /// ns-2 `q_weight_ −1` (the ns-2.35 default): 1 − exp(−1/(10 · rtt · ptc)) with
+    /// rtt = max(0.1 s, 3 · (delay + 1/ptc)): a time constant of ten round trips.
+    Auto,
+    /// ns-2 `q_weight_ 0`: 1 − exp(−1/ptc), a time constant of one second (Floyd,
+    /// Gummadi & Shenker 2001).
+    Auto1s,
+    /// ns-2 `q_weight_ −2`: 1 − exp(−10/ptc), a time constant of 100 ms.
+    Auto100ms,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -109,11 +173,13 @@ pub struct RedParams {
     /// Buffer limit; in byte mode a packet limit is `limit · mean_packet_size` bytes (ns-2).
     pub limit: Limit,
     /// min_th, in packets (ns-2 `thresh_`).
-    pub min_th: f64,
+    pub min_th: Threshold,
     /// max_th, in packets (ns-2 `maxthresh_`).
-    pub max_th: f64,
+    pub max_th: Threshold,
     /// EWMA weight w_q (ns-2 `q_weight_`).
-    pub weight: f64,
+    pub weight: QueueWeight,
+    /// Queueing delay an automatic min_th aims at (ns-2 `targetdelay_`).
+    pub target_delay: Dur,
     /// max_p (ns-2 1/`linterm_`).
     pub max_p: f64,
     /// Gentle RED (ns-2 `gentle_`).
@@ -134,14 +200,35 @@ pub struct RedParams {
     pub mark_p: f64,
 }
 
+/// min_th, max_th (packets) and w_q for one link direction: the fixed values, or those
+/// ns-2.35 computes (`REDQueue::initialize_params`, then `reset`'s max_th = 3 · min_th).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RedSettings {
+    pub min_th: f64,
+    pub max_th: f64,
+    pub weight: f64,
+}
+
 impl RedParams {
     /// Typed parameters; every default is the registry's (`SPEC`).
     pub fn from_config(c: &ModelConfig) -> Self {
+        let threshold = |name| match c.get(name) {
+            V::Choice(_) => Threshold::Auto,
+            _ => Threshold::Packets(c.number(name)),
+        };
+        let weight = match c.get("weight") {
+            V::Choice("auto") => QueueWeight::Auto,
+            V::Choice("auto_1s") => QueueWeight::Auto1s,
+            V::Choice("auto_100ms") => QueueWeight::Auto100ms,
+            V::Choice(w) => unreachable!("weight {w:?} is not among the registered words"),
+            _ => QueueWeight::Fixed(c.number("weight")),
+        };
         RedParams {
             limit: c.limit("limit"),
-            min_th: c.number("min_th"),
-            max_th: c.number("max_th"),
-            weight: c.number("weight"),
+            min_th: threshold("min_th"),
+            max_th: threshold("max_th"),
+            weight,
+            target_delay: c.time("target_delay"),
             max_p: c.opt_number("linterm").map_or_else(|| c.number("max_p"), |l| 1.0 / l),
             gentle: c.boolean("gentle"),
             wait: c.boolean("wait"),
@@ -178,25 +265,71 @@ impl RedParams {
         }
     }
 
-    /// Checks the documented constraints; the message says what was expected.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(self.min_th >= 0.0) {
-            return Err("min_th ≥ 0".into());
+    /// ns-2's `ptc`: packets of `mean_packet_size` bytes a link of `rate_bps` sends per
+    /// second (the idle correction and the automatic settings use it).
+    pub fn packets_per_second(&self, rate_bps: u64) -> f64 {
+        rate_bps as f64 / (8.0 * self.mean_packet_size as f64)
+    }
+
+    /// min_th, max_th and w_q on a link direction of `rate_bps` and propagation `delay`
+    /// (ns-2.35 `REDQueue::initialize_params`, run when `$q link` attaches the queue):
+    ///   min_th = max(5, target_delay · ptc / 2)                              ("auto")
+    ///   max_th = 3 · min_th                                                   ("auto")
+    ///   w_q    = 1 − exp(−1/(10 · rtt · ptc)), rtt = max(0.1 s, 3 · (delay + 1/ptc)) ("auto")
+    ///          1 − exp(−1/ptc) ("auto_1s"), 1 − exp(−10/ptc) ("auto_100ms")
+    /// In packets whatever the mode: byte mode multiplies the thresholds by
+    /// mean_packet_size afterwards, as ns-2's `reset` does.
+    pub fn settings(&self, rate_bps: u64, delay: Dur) -> RedSettings {
+        let ptc = self.packets_per_second(rate_bps);
+        let min_th = match self.min_th {
+            Threshold::Packets(n) => n,
+            // ns-2: 5 packets, or half the target queue (target_delay · ptc) if larger.
+            Threshold::Auto => (time::to_secs(self.target_delay) * ptc / 2.0).max(5.0),
+        };
+        let max_th = match self.max_th {
+            Threshold::Packets(n) => n,
+            Threshold::Auto => 3.0 * min_th,
+        };
+        let weight = match self.weight {
+            QueueWeight::Fixed(w) => w,
+            QueueWeight::Auto => {
+                // ns-2: the default RTT is three times the link's delay plus one packet's
+                // transmission time, at least 100 ms.
+                let rtt = (3.0 * (time::to_secs(delay) + 1.0 / ptc)).max(0.1);
+                1.0 - (-1.0 / (10.0 * rtt * ptc)).exp()
+            }
+            QueueWeight::Auto1s => 1.0 - (-1.0 / ptc).exp(),
+            QueueWeight::Auto100ms => 1.0 - (-10.0 / ptc).exp(),
+        };
+        RedSettings { min_th, max_th, weight }
+    }
+
+    /// Checks the documented constraints that do not depend on the link (`check_link`
+    /// checks an automatic min_th against a fixed max_th).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        match (self.min_th, self.max_th) {
+            (Threshold::Packets(min), _) if !(min >= 0.0) => return Err(ParamError::new("min_th", "min_th ≥ 0")),
+            (Threshold::Packets(min), Threshold::Packets(max)) if !(max > min) => {
+                return Err(ParamError::new("max_th", format!("max_th greater than min_th ({min})")));
+            }
+            (Threshold::Packets(min), Threshold::Auto) if !(min > 0.0) => {
+                return Err(ParamError::new("min_th", "min_th > 0 with max_th = \"auto\" (3 · min_th)"));
+            }
+            _ => {}
         }
-        if !(self.max_th > self.min_th) {
-            return Err(format!("max_th greater than min_th ({})", self.min_th));
-        }
-        if !(self.weight > 0.0 && self.weight <= 1.0) {
-            return Err("weight in (0, 1]".into());
+        if let QueueWeight::Fixed(w) = self.weight {
+            if !(w > 0.0 && w <= 1.0) {
+                return Err(ParamError::new("weight", "weight in (0, 1] (ns-2's q_weight_ 0 is weight = \"auto_1s\")"));
+            }
         }
         if !(self.max_p > 0.0 && self.max_p <= 1.0) {
-            return Err("max_p in (0, 1]".into());
+            return Err(ParamError::new("max_p", "max_p in (0, 1]"));
         }
         if !(self.mark_p > 0.0 && self.mark_p <= 1.0) {
-            return Err("mark_p in (0, 1]".into());
+            return Err(ParamError::new("mark_p", "mark_p in (0, 1]"));
         }
         if self.mean_packet_size == 0 {
-            return Err("mean_packet_size > 0".into());
+            return Err(ParamError::new("mean_packet_size", "mean_packet_size > 0"));
         }
         Ok(())
     }
@@ -210,8 +343,14 @@ pub struct Red {
 }
 
 impl Red {
-    pub fn new(params: RedParams, rate_bps: u64, random: RandomStream) -> Self {
-        Red { core: RedCore::new(params, rate_bps, random), fifo: Fifo::default() }
+    /// RED feeding a link direction of `rate_bps` and propagation `delay`.
+    pub fn new(params: RedParams, rate_bps: u64, delay: Dur, random: RandomStream) -> Self {
+        Red { core: RedCore::new(params, rate_bps, delay, random), fifo: Fifo::default() }
+    }
+
+    /// min_th, max_th (packets) and w_q in use on this link.
+    pub fn settings(&self) -> RedSettings {
+        self.core.settings()
     }
 
     /// p_b of the header (ns-2 `calculate_p_new`).
@@ -283,7 +422,7 @@ mod tests {
     use crate::engine::PacketKind;
 
     fn red(params: RedParams) -> Red {
-        Red::new(params, 10_000_000, RandomStream::new(1, "test"))
+        Red::new(params, 10_000_000, 0, RandomStream::new(1, "test"))
     }
 
     fn arrival(id: u32) -> Arrival {
@@ -371,7 +510,7 @@ mod tests {
 
     #[test]
     fn ewma_uses_queue_length_before_the_arrival() {
-        let mut r = red(RedParams { weight: 0.5, ..RedParams::default() });
+        let mut r = red(RedParams { weight: QueueWeight::Fixed(0.5), ..RedParams::default() });
         r.core.vars.idle = false;
         r.enq(arrival(0), 0); // q = 0 → avg 0
         assert_eq!(r.core.vars.avg, 0.0);
@@ -384,7 +523,7 @@ mod tests {
     fn idle_time_decays_the_average_by_packets_the_link_could_send() {
         // 10 Mb/s, mean 500 B → ptc = 2500 pkt/s; 4 ms idle → m = 10.
         // avg 8 → 8·(1 − 0.1)^10 = 2.7894... then one EWMA step with q = 0 → ×0.9.
-        let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
+        let mut r = red(RedParams { weight: QueueWeight::Fixed(0.1), ..RedParams::default() });
         r.core.vars.avg = 8.0;
         r.core.vars.idle = false;
         assert_eq!(r.deq(1 * PS_PER_MS), None); // empty: idle from 1 ms
@@ -395,7 +534,7 @@ mod tests {
 
     #[test]
     fn busy_queue_gets_no_idle_correction() {
-        let mut r = red(RedParams { weight: 0.1, ..RedParams::default() });
+        let mut r = red(RedParams { weight: QueueWeight::Fixed(0.1), ..RedParams::default() });
         r.core.vars.avg = 8.0;
         r.core.vars.idle = false;
         r.enq(arrival(0), 5 * PS_PER_MS);
@@ -430,7 +569,7 @@ mod tests {
     #[test]
     fn full_buffer_drops_as_overflow_and_resets_count() {
         // Packet mode limit 5: an arrival finding 5 waiting is dropped (ns-2 qlen >= qlim).
-        let mut r = red(RedParams { limit: Limit::Packets(5), min_th: 100.0, max_th: 200.0, ..RedParams::default() });
+        let mut r = red(RedParams { limit: Limit::Packets(5), min_th: Threshold::Packets(100.0), max_th: Threshold::Packets(200.0), ..RedParams::default() });
         for i in 0..5 {
             assert_eq!(r.enq(arrival(i), 0), Verdict::Queued);
         }
@@ -457,13 +596,124 @@ mod tests {
             r.enq(arrival(i), 0);
         }
         // avg near max_th keeps p_b < mark_p; a high count makes p_a = 1.
-        r.core.vars.avg = 14.0 / (1.0 - r.core.params.weight);
+        r.core.vars.avg = 14.0 / (1.0 - r.core.weight);
         r.core.vars.old = true;
         r.core.vars.count = 1000;
         let ect = Arrival { id: 7, size: 1000, ect: true, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
         assert_eq!(r.enq(ect, 0), Verdict::Marked);
         r.core.vars.count = 1000;
         assert_eq!(r.enq(arrival(8), 0), Verdict::Dropped(DropReason::Early));
+    }
+
+    // ---- automatic thresholds and weight (ns-2.35 REDQueue::initialize_params) ----
+    //
+    // Expected values from ns-2.35 itself: `ns validation/ns2/red_auto_params.tcl` prints
+    // thresh_, maxthresh_ and q_weight_ as ns-2 writes them back into the bound variables
+    // once the run has started, and thresh_queue_ (the threshold in the queue's unit).
+    // Each case is a link of the rate and delay named, Queue/RED at ns-2.35's defaults
+    // (thresh_ 0, maxthresh_ 0, q_weight_ -1, targetdelay_ 0.005, mean_pktsize_ 500)
+    // except for what the case changes.
+
+    /// ns-2 writes doubles with 17 significant digits, which read back exactly. tcpsim does
+    /// the same operations in the same order, and with glibc's exp (as ns-2's) the values
+    /// are bit-identical; the tolerance (a few ulps) leaves room for another libm's exp.
+    #[track_caller]
+    fn assert_ns2(got: f64, ns2: f64) {
+        assert!((got - ns2).abs() <= 1e-15 * ns2.abs(), "tcpsim {got:e}, ns-2 {ns2:e}");
+    }
+
+    /// RED with every word of `auto` ("min_th", "max_th", "weight") set to "auto", the
+    /// weight to `weight_word` when given, and the other parameters from `set`.
+    fn auto_red(rate_bps: u64, delay: Dur, weight_word: &'static str, set: &[(&str, V)]) -> Red {
+        let mut c = SPEC.defaults();
+        c.set("min_th", V::Choice("auto"));
+        c.set("max_th", V::Choice("auto"));
+        c.set("weight", V::Choice(weight_word));
+        for (k, v) in set {
+            c.set(k, v.clone());
+        }
+        check(&c).expect("valid");
+        Red::new(RedParams::from_config(&c), rate_bps, delay, RandomStream::new(1, "test"))
+    }
+
+    #[track_caller]
+    fn assert_settings(r: &Red, min_th: f64, max_th: f64, weight: f64) {
+        let s = r.settings();
+        assert_ns2(s.min_th, min_th);
+        assert_ns2(s.max_th, max_th);
+        assert_ns2(s.weight, weight);
+        assert_ns2(r.core.weight, weight);
+    }
+
+    #[test]
+    fn ns2_automatic_thresholds_are_five_packets_or_half_the_target_queue() {
+        // ptc = rate / (8 · 500): 10 Mb/s → 2500 packets/s, target queue 12.5 → min_th 6.25;
+        // 1.5 Mb/s → 375/s, 1.875 → 5; 100 Mb/s → 25000/s → 62.5; max_th = 3 · min_th.
+        // rtt = 3 · (delay + 1/ptc): 0.0612 s and 0.03012 s are raised to 0.1 s; 0.128 s not.
+        let ms = PS_PER_MS;
+        assert_settings(&auto_red(10_000_000, 20 * ms, "auto", &[]), 6.25, 18.75, 0.00039992001066557759);
+        assert_settings(&auto_red(1_500_000, 40 * ms, "auto", &[]), 5.0, 15.0, 0.0020811647007007439);
+        assert_settings(&auto_red(100_000_000, 10 * ms, "auto", &[]), 62.5, 187.5, 3.9999200010631952e-05);
+        // 2 Mb/s / 200 ms: rtt = 3 · (0.2 + 0.002) = 0.606 s.
+        assert_settings(&auto_red(2_000_000, 200 * ms, "auto", &[]), 5.0, 15.0, 0.00032997854839944551);
+        // 64 kb/s / 1 ms: ptc = 16, so one packet's transmission (62.5 ms) dominates the rtt.
+        assert_settings(&auto_red(64_000, ms, "auto", &[]), 5.0, 15.0, 0.032276041246392162);
+    }
+
+    #[test]
+    fn ns2_automatic_settings_use_mean_packet_size_and_target_delay() {
+        // 45 Mb/s, mean_pktsize_ 1000: ptc 5625, min_th 14.0625; rtt 3 · (0.1 + 1/5625).
+        let r = auto_red(45_000_000, 100 * PS_PER_MS, "auto", &[("mean_packet_size", V::Size(1000))]);
+        assert_settings(&r, 14.0625, 42.1875, 5.9152346852164861e-05);
+        // targetdelay_ 0.02 at 10 Mb/s: target queue 50 packets, min_th 25.
+        let r = auto_red(10_000_000, 20 * PS_PER_MS, "auto", &[("target_delay", V::Time(20 * PS_PER_MS))]);
+        assert_settings(&r, 25.0, 75.0, 0.00039992001066557759);
+    }
+
+    #[test]
+    fn ns2_automatic_weights_of_q_weight_0_and_minus_2() {
+        // 2 Mb/s (ptc 500): q_weight_ 0 → 1 − exp(−1/500); q_weight_ −2 → 1 − exp(−10/500).
+        let r = auto_red(2_000_000, 200 * PS_PER_MS, "auto_1s", &[]);
+        assert_settings(&r, 5.0, 15.0, 0.001998001332666921);
+        let r = auto_red(2_000_000, 200 * PS_PER_MS, "auto_100ms", &[]);
+        assert_settings(&r, 5.0, 15.0, 0.019801326693244747);
+    }
+
+    #[test]
+    fn ns2_automatic_max_th_follows_a_fixed_min_th_and_a_fixed_max_th_is_kept() {
+        // thresh_ 10, maxthresh_ 0 → 10 / 30; thresh_ 0, maxthresh_ 40 → 6.25 / 40.
+        let r = auto_red(10_000_000, 20 * PS_PER_MS, "auto", &[("min_th", V::Number(10.0))]);
+        assert_settings(&r, 10.0, 30.0, 0.00039992001066557759);
+        let r = auto_red(10_000_000, 20 * PS_PER_MS, "auto", &[("max_th", V::Number(40.0))]);
+        assert_settings(&r, 6.25, 40.0, 0.00039992001066557759);
+    }
+
+    #[test]
+    fn ns2_byte_mode_multiplies_automatic_thresholds_by_mean_packet_size() {
+        // ns-2.35 defaults (queue_in_bytes_ true): thresh_queue_ 3125, maxthresh_queue_ 9375;
+        // with queue_in_bytes_ false they stay 6.25 and 18.75.
+        let r = auto_red(10_000_000, 20 * PS_PER_MS, "auto", &[("queue_in_bytes", V::Bool(true))]);
+        assert_eq!((r.core.min_th, r.core.max_th), (3125.0, 9375.0));
+        let r = auto_red(10_000_000, 20 * PS_PER_MS, "auto", &[]);
+        assert_eq!((r.core.min_th, r.core.max_th), (6.25, 18.75));
+    }
+
+    #[test]
+    fn fixed_settings_ignore_the_link() {
+        let r = Red::new(RedParams::default(), 64_000, 500 * PS_PER_MS, RandomStream::new(1, "test"));
+        assert_eq!(r.settings(), RedSettings { min_th: 5.0, max_th: 15.0, weight: 0.002 });
+    }
+
+    #[test]
+    fn a_fixed_max_th_must_lie_above_the_automatic_min_th_of_its_link() {
+        let mut c = SPEC.defaults();
+        c.set("min_th", V::Choice("auto"));
+        c.set("max_th", V::Number(20.0));
+        assert!(check(&c).is_ok());
+        let link = |rate_bps| QueueLink { rate_bps, delay: 0, largest_packet: 1040 };
+        assert!(check_link(&c, &link(10_000_000)).is_ok()); // min_th 6.25
+        let e = check_link(&c, &link(100_000_000)).unwrap_err(); // min_th 62.5
+        assert!(e.contains("62.5 packets"), "{e}");
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! a `RedCore` and decides what to do with its verdicts. The equations, with their
 //! sources, are in `red.rs`'s header; the parameters are `RedParams` (registered there).
 
-use super::red::RedParams;
+use super::red::{RedParams, RedSettings};
 use crate::engine::{time, RandomStream, SimTime};
+use crate::engine::time::Dur;
 
 /// RED's variable state (ns-2 `edv_`).
 #[derive(Debug, Clone, Default)]
@@ -37,9 +38,13 @@ pub enum RedDecision {
 #[derive(Debug)]
 pub struct RedCore {
     pub(crate) params: RedParams,
+    /// min_th, max_th (packets) and w_q on this link: fixed, or computed from it.
+    settings: RedSettings,
     /// Thresholds in the queue's unit (packets, or bytes in byte mode).
     pub(crate) min_th: f64,
     pub(crate) max_th: f64,
+    /// EWMA weight w_q (`settings.weight`).
+    pub(crate) weight: f64,
     /// Packets per second the link can send at mean_packet_size (ns-2 `ptc`).
     packets_per_second: f64,
     pub(crate) vars: RedVars,
@@ -47,12 +52,17 @@ pub struct RedCore {
 }
 
 impl RedCore {
-    pub fn new(params: RedParams, rate_bps: u64, random: RandomStream) -> Self {
+    /// The core of a queue feeding a link direction of `rate_bps` and propagation `delay`
+    /// (automatic thresholds and weight are computed from them here, once).
+    pub fn new(params: RedParams, rate_bps: u64, delay: Dur, random: RandomStream) -> Self {
+        let settings = params.settings(rate_bps, delay);
         let scale = if params.queue_in_bytes { params.mean_packet_size as f64 } else { 1.0 };
         RedCore {
-            min_th: params.min_th * scale,
-            max_th: params.max_th * scale,
-            packets_per_second: rate_bps as f64 / (8.0 * params.mean_packet_size as f64),
+            settings,
+            min_th: settings.min_th * scale,
+            max_th: settings.max_th * scale,
+            weight: settings.weight,
+            packets_per_second: params.packets_per_second(rate_bps),
             vars: RedVars { idle: true, ..RedVars::default() },
             random,
             params,
@@ -61,6 +71,11 @@ impl RedCore {
 
     pub fn params(&self) -> &RedParams {
         &self.params
+    }
+
+    /// min_th, max_th (packets) and w_q in use.
+    pub fn settings(&self) -> RedSettings {
+        self.settings
     }
 
     /// The queue length RED works with: bytes in byte mode, else packets.
@@ -147,7 +162,7 @@ impl RedCore {
             let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
             idle_slots = (self.packets_per_second * idle_time).floor();
         }
-        let w = self.params.weight;
+        let w = self.weight;
         let decayed = if idle_slots > 0.0 { self.vars.avg * (1.0 - w).powf(idle_slots) } else { self.vars.avg };
         self.vars.avg = (1.0 - w) * decayed + w * q;
     }

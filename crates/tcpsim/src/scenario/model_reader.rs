@@ -93,6 +93,7 @@ fn value(s: &Section, p: &Param) -> Result<Option<Value>, ScenarioError> {
         ParamType::Size => s.quantity(key, parse_size, units::SIZE_EXPECTED)?.map(Value::Size),
         ParamType::Rate => s.quantity(key, parse_rate, units::RATE_EXPECTED)?.map(Value::Rate),
         ParamType::Limit => s.quantity(key, parse_limit, units::LIMIT_EXPECTED)?.map(Value::Limit),
+        ParamType::NumberOr(words) => s.number_or_word(key, lo, hi, words)?.map(|v| v.map_or_else(Value::Choice, Value::Number)),
         ParamType::Choice(choices) => s.choice(key, choices)?.map(|c| Value::Choice(choices.iter().find(|&&x| x == c.value).expect("checked by choice"))),
         ParamType::TimeWindows => {
             let windows = s.pairs(key, parse_time, "times")?;

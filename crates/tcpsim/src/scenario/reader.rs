@@ -215,6 +215,21 @@ impl<'a> Section<'a> {
         Ok(Some(v))
     }
 
+    /// A number from `min` to `max`, or one of `words` (RED's `min_th = "auto"`):
+    /// `Ok(Some(Err(word)))` for a word.
+    pub fn number_or_word(&self, key: &str, min: f64, max: f64, words: &'static [&'static str]) -> Result<Option<Result<f64, &'static str>>, ScenarioError> {
+        let expected = || format!("a number from {min} to {max} or one of {}", quote_list(words));
+        match self.value(key, &expected())? {
+            None => Ok(None),
+            Some(Value::Integer(_) | Value::Float(_)) => self.number(key, min, max).map(|n| n.map(Ok)),
+            Some(Value::String(s)) => match words.iter().find(|w| **w == s.value().as_str()) {
+                Some(w) => Ok(Some(Err(*w))),
+                None => Err(self.error(key, format!("expected {}, got {}", expected(), quote(s.value())))),
+            },
+            Some(other) => Err(self.error(key, format!("expected {}, got {}", expected(), describe(other)))),
+        }
+    }
+
     pub fn boolean(&self, key: &str) -> Result<Option<bool>, ScenarioError> {
         match self.value(key, "true or false")? {
             None => Ok(None),

@@ -9,7 +9,7 @@ use crate::net::routing::{path, Graph};
 use crate::net::link::LinkErrors;
 use crate::net::LinkDirection;
 use crate::cost::Limits;
-use crate::registry::{Constructor, ModelConfig, QueueEnv};
+use crate::registry::{Constructor, ModelConfig, QueueEnv, QueueLink};
 use crate::scenario::{FlowKind, Scenario, ScenarioError};
 use crate::tcp::ReceiverParams;
 use std::collections::HashMap;
@@ -42,10 +42,11 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
     let (smallest, largest) = sizes.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
     for (i, l) in scenario.links.iter().enumerate() {
         for (reverse, queue) in [(false, &l.models.queue_ab), (true, &l.models.queue_ba)] {
-            let Constructor::Queue { capacity, .. } = queue.spec.constructor else {
+            let Constructor::Queue { check_link, .. } = queue.spec.constructor else {
                 unreachable!("{:?} is not a queue", queue.spec)
             };
-            capacity(queue, largest).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
+            let link = QueueLink { rate_bps: l.rate_bps, delay: l.delay, largest_packet: largest };
+            check_link(queue, &link).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
         }
         if time::transmission_time(smallest as u64, l.rate_bps) == 0 {
             return Err(scenario.link_error(
@@ -160,7 +161,8 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         for (from, to, queue, error) in [(l.a, l.b, &l.models.queue_ab, &l.models.error_ab), (l.b, l.a, &l.models.queue_ba, &l.models.error_ba)] {
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
-            let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, build_queue(queue, l.rate_bps, random));
+            let discipline = build_queue(queue, QueueEnv { rate_bps: l.rate_bps, delay: l.delay, random });
+            let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, discipline);
             if let Some(error) = error {
                 let Constructor::ErrorModel(build) = error.spec.constructor else {
                     unreachable!("{:?} is not an error model", error.spec)
@@ -213,11 +215,11 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
     })
 }
 
-fn build_queue(queue: &ModelConfig, rate_bps: u64, random: RandomStream) -> Box<dyn crate::queue::QueueDiscipline> {
+fn build_queue(queue: &ModelConfig, env: QueueEnv) -> Box<dyn crate::queue::QueueDiscipline> {
     let Constructor::Queue { build, .. } = queue.spec.constructor else {
         unreachable!("{:?} is not a queue", queue.spec)
     };
-    build(queue, QueueEnv { rate_bps, random })
+    build(queue, env)
 }
 
 fn make_flow(f: &crate::scenario::FlowSpec, random: RandomStream, data_route: u32, ack_route: u32) -> Flow {
