@@ -32,7 +32,9 @@ impl TcpSender {
         let recovery = build_recovery(&params.recovery);
         let cc = build_cc(&params.cc);
         let mut state = TcpState::new(params, clock_phase);
-        if cc.wants_send_times() || recovery.wants_send_times() {
+        if cc.ns2_vegas_ring() {
+            state.send_times = Some(Box::new(SendTimes::ns2_ring(state.params.max_window)));
+        } else if cc.wants_send_times() || recovery.wants_send_times() {
             state.send_times = Some(Box::default());
         }
         let hooks = cc.hooks();

@@ -140,6 +140,15 @@ impl<'a> CcView<'a> {
         self.s.send_times.as_ref().map_or(0, |t| t.transmissions(seq))
     }
 
+    /// A new ACK `ack` (the previous one `old_ack`) releases the send-time ring's slots of
+    /// the packets it acknowledges, as ns-2 Agent/TCP/Vegas's loop does (no effect on exact
+    /// send records, which the sender forgets itself).
+    pub fn release_send_slots(&mut self, old_ack: i64, ack: i64) {
+        if let Some(t) = &mut self.s.send_times {
+            t.release_ring_slots(old_ack, ack);
+        }
+    }
+
     /// When the first packet was put on the wire (ns-2 `firstsent_`).
     pub fn first_sent(&self) -> Option<SimTime> {
         self.s.first_sent
@@ -207,6 +216,14 @@ pub trait CongestionControl {
 
     /// Keep the send time of every outstanding packet for [`CcView::sent_at`].
     fn wants_send_times(&self) -> bool {
+        false
+    }
+
+    /// Keep them in ns-2 Agent/TCP/Vegas's ring of `window_` slots, quirks included
+    /// (`SendTimes::ns2_ring`), for the models that reproduce that agent. Such a model
+    /// releases the slots of the packets each new ACK acknowledges itself
+    /// ([`CcView::release_send_slots`]), at the point of its ACK processing where ns-2 does.
+    fn ns2_vegas_ring(&self) -> bool {
         false
     }
 

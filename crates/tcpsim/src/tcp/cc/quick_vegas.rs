@@ -272,6 +272,10 @@ impl CongestionControl for QuickVegas {
         true
     }
 
+    fn ns2_vegas_ring(&self) -> bool {
+        true
+    }
+
     fn on_any_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
         self.core.on_any_ack(view, ack);
     }
@@ -289,7 +293,7 @@ impl CongestionControl for QuickVegas {
         if self.incr > 0.0 && (!self.params.increment_guard || view.cwnd() - outstanding <= INCREMENT_GUARD_SLACK) {
             view.set_cwnd(view.cwnd() + self.incr);
         }
-        self.core.sample_ack(view, acked);
+        self.core.sample_ack(view, ack);
     }
 
     fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {

@@ -66,9 +66,10 @@
 //!   sent once and not at the instant of the very first send (ns-2 `sendTime != 0`).
 //! - ns-2's `v_rtt_` (default 0) is overwritten by the first ACK: not a parameter.
 //!   `maxcwnd_` (default 0, no cap) is not modelled.
-//! Deviation: ns-2 keeps send times in a ring of `window_` slots and fails to clear the
-//! slots of a cumulative ACK that crosses the ring's end (later samples of those slots are
-//! lost and their packets count as retransmitted); the send records here have no such gap.
+//! - Send times live in ns-2's ring of `window_` slots (`SendTimes::ns2_ring`), whose
+//!   clearing loop skips a cumulative ACK's range that wraps around the ring: later samples
+//!   of those slots are lost and their packets count as retransmitted. The slots are
+//!   released in `sample_ack`, after the ACK's sample is read and before it sends anything.
 
 use super::{AckEvent, CcView, CongestionControl};
 use crate::engine::{time, SimTime};
@@ -276,11 +277,15 @@ impl Vegas {
         delta
     }
 
-    /// Takes the fine-grained sample of a new ACK of packet `acked`, if it gives one.
-    pub(crate) fn sample_ack(&mut self, view: &CcView, acked: i64) {
+    /// Takes the fine-grained sample of a new ACK, if it gives one, then releases the send
+    /// slots of the packets it acknowledges (ns-2 reads the acknowledged packet's slot, then
+    /// clears the range, before the ACK can send anything).
+    pub(crate) fn sample_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
+        let acked = ack.info.ack;
         if let Some(rtt) = Self::sample(view, acked) {
             self.take_sample(rtt);
         }
+        view.release_send_slots(acked - ack.acked_packets, acked);
     }
 
     /// The fine-grained sample of an ACK: its highest acknowledged packet, if sent once
@@ -322,6 +327,11 @@ impl CongestionControl for Vegas {
         true
     }
 
+    /// ns-2 Agent/TCP/Vegas's send-time ring, quirk included (see the module's text).
+    fn ns2_vegas_ring(&self) -> bool {
+        true
+    }
+
     fn on_any_ack(&mut self, view: &mut CcView, _ack: &AckEvent) {
         if !self.seen_first_ack {
             self.seen_first_ack = true;
@@ -348,7 +358,7 @@ impl CongestionControl for Vegas {
         if self.increment > 0.0 && view.cwnd() - outstanding as f64 <= 2.0 {
             view.set_cwnd(view.cwnd() + self.increment);
         }
-        self.sample_ack(view, acked);
+        self.sample_ack(view, ack);
     }
 
     fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {
