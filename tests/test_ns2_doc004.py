@@ -60,6 +60,13 @@ RUNS = [
     ("p1_red", "vegas", "3Mbps"), ("p1_red", "sack", "3Mbps"), ("p1_red", "fack", "1.5Mbps"),
     ("p2_five_flows", "tahoe_droptail", None), ("p2_five_flows", "sack_red", None),
     ("p3_red_vs_management", "management", None), ("p3_red_vs_management", "management_n", None),
+    # the window-20 reading: Vegas's send-time ring of window_ slots wraps every 20 packets
+    # (its clearing quirk decides when Vegas retransmits; docs/models/vegas.md)
+    ("p1_droptail_w20", "vegas", "0.5Mbps"), ("p1_droptail_w20", "vegas", "1.5Mbps"),
+    ("p1_droptail_w20", "sack", "3Mbps"), ("p1_droptail_w20", "fack", "0.5Mbps"),
+    ("p2_five_flows_w20", "tahoe_droptail", None), ("p3_red_vs_management_w20", "management", None),
+    # the reading of RED at ns-2.35's own defaults (automatic parameters, byte mode)
+    ("p1_red_ns235", "sack", "3Mbps"), ("p1_red_ns235", "vegas", "0.5Mbps"), ("p2_five_flows_ns235", "sack_red", None),
 ]
 
 

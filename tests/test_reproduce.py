@@ -16,7 +16,7 @@ import pytest
 
 from tcpsim import ScenarioError
 from tcpsim.cli import main as cli_main
-from tcpsim.reproduce import load_document
+from tcpsim.reproduce import load_document, make_plan
 from tcpsim.reproduce.checks import Measurements, evaluate
 from tcpsim.reproduce.measures import read_trace, trace_measures
 from tcpsim.reproduce.spec import Check, parse_ref
@@ -30,7 +30,9 @@ HERE = Path(__file__).resolve().parent
 def test_document_004_files_load_and_every_reference_resolves():
     doc = load_document("004")
     assert [e.name for e in doc.experiments] == [
-        "p1_droptail", "p1_red", "p1_together", "p2_five_flows", "p3_red_vs_management"]
+        "p1_droptail", "p1_red", "p1_together", "p2_five_flows", "p3_red_vs_management",
+        "p1_droptail_w20", "p1_red_w20", "p2_five_flows_w20", "p3_red_vs_management_w20",
+        "p1_red_ns235", "p2_five_flows_ns235"]
     kinds = {c.kind for c in doc.checks}
     assert kinds == {"value", "ratio", "ordering", "trend", "shape"}
     # Unreadable cells carry no value; readable ones do.
@@ -40,6 +42,60 @@ def test_document_004_files_load_and_every_reference_resolves():
     assert {"t2.vegas.red.3.lost", "t2.vegas.red.3.delay", "t3.sack.delay"} <= unreadable
     # Every check says where in the document it comes from.
     assert all(c.where for c in doc.checks)
+
+
+def test_a_variant_inherits_its_experiment_and_sets_the_other_reading():
+    doc = load_document("004")
+    main, w20 = doc.experiment("p1_droptail"), doc.experiment("p1_droptail_w20")
+    assert (w20.variant_of, w20.variant) == ("p1_droptail", "window_ 20")
+    assert w20.base == main.base and w20.axis_values == main.axis_values and w20.quick == main.quick
+    assert [c.name for c in w20.cases] == [c.name for c in main.cases]
+    for c, m in zip(w20.cases, main.cases):
+        assert c.set == {"flow[0].max_window": 20, **m.set}
+    assert w20.ns2.args == main.ns2.args + ["window=20"] and w20.ns2.script == main.ns2.script
+    assert w20.figures == [] and main.figures
+    # the plan runs the variant with the other window
+    plan = make_plan(doc, quick=True)
+    assert "max_window = 20" in plan.runs[("p1_droptail_w20", "sack", "0.5Mbps", 1)].toml_text
+    assert "max_window = 100" in plan.runs[("p1_droptail", "sack", "0.5Mbps", 1)].toml_text
+
+
+def test_checks_are_evaluated_again_under_each_other_reading():
+    from tcpsim.reproduce.checks import Measurements, evaluate_readings, readings
+
+    doc = load_document("004")
+    assert readings(doc) == {"window_ 20": {"p1_droptail": "p1_droptail_w20", "p1_red": "p1_red_w20",
+                                            "p2_five_flows": "p2_five_flows_w20",
+                                            "p3_red_vs_management": "p3_red_vs_management_w20"},
+                             "RED at ns-2.35 defaults": {"p1_red": "p1_red_ns235", "p2_five_flows": "p2_five_flows_ns235"}}
+    rows = [{"experiment": e, "case": c, "point": "3Mbps", "seed": 1, "metric": "tcp_throughput_mbps", "value": v}
+            for e, c, v in [("p1_droptail_w20", "vegas", 3.0), ("p1_droptail_w20", "fack", 2.0),
+                            ("p1_droptail_w20", "sack", 1.0), ("p1_droptail", "vegas", 0.1)]]
+    got = evaluate_readings(doc, Measurements(pd.DataFrame(rows), {}))["window_ 20"]
+    by_id = {v.check.id: v for v in got}
+    # a check on p1_droptail alone moves wholly to the variant's runs
+    assert by_id["t2.order.dt.3.thr"].verdict == "pass"
+    assert "vegas 3 > fack 2 > sack 1" in by_id["t2.order.dt.3.thr"].detail
+    # one on two experiments moves both (p1_red_w20 was not measured here)
+    assert by_id["t2.vegas.red.worse"].verdict == "not run"
+    # checks on experiments without a variant are not repeated; none here, all four have one
+    assert len(got) == len(doc.checks)
+
+
+@pytest.mark.parametrize("table,error", [
+    ('[experiment]\ntitle = "x"\nvariant_of = "main"\nvariant = "v"\naxis = {}\n', "experiment.axis"),
+    ('[experiment]\ntitle = "x"\nvariant_of = "main"\n', "experiment.variant"),
+    ('[experiment]\ntitle = "x"\nvariant_of = "nowhere"\nvariant = "v"\n', "no experiment file nowhere.toml"),
+    ('[experiment]\ntitle = "x"\nvariant_of = "v"\nvariant = "v"\n', "circle"),
+])
+def test_a_bad_variant_is_refused_with_its_key(tmp_path, table, error):
+    from tcpsim.reproduce.spec import load_experiment
+
+    src = Path(load_document("004").path) / "p1_droptail.toml"
+    (tmp_path / "main.toml").write_text(src.read_text())
+    (tmp_path / "v.toml").write_text(table)
+    with pytest.raises(ScenarioError, match=error):
+        load_experiment(tmp_path / "v.toml")
 
 
 def test_bad_reference_is_rejected_with_the_check_named(tmp_path):

@@ -11,11 +11,13 @@
 #   variant=tahoe|vegas|sack|fack
 #                         Agent/TCP, Agent/TCP/Vegas, Agent/TCP/Sack1, Agent/TCP/Fack;
 #                         Sack and Fack with Agent/TCPSink/Sack1, the others Agent/TCPSink
-#   queue=droptail|red|red25|red50|management_n
+#   queue=droptail|red|red25|red50|red_ns235|management_n
 #                         the r1->r2 queue, limit_ 10: DropTail; RED thresh_ 5,
 #                         maxthresh_ 15 (red), 2.5/10 (red25), 5/10 (red50), q_weight_
-#                         0.002, linterm_ 10, gentle_, packet mode; management_n is
-#                         DropTail with limit_ 11 (n packets wait besides the one sent)
+#                         0.002, linterm_ 10, gentle_, packet mode; red_ns235 is Queue/RED
+#                         at ns-2.35's own defaults (automatic thresholds and weight, byte
+#                         mode); management_n is DropTail with limit_ 11 (n packets wait
+#                         besides the one sent)
 #   cbr=RATE (p1; 0.5Mb or 0.5Mbps)   window=PACKETS (window_, default 100)
 #   T=SECONDS (default 100)     seed=N (default 1)     trace=FILE (trace-all; optional)
 #   sample=SECONDS          print flow 0's cwnd and the r1->r2 queue at this interval
@@ -60,9 +62,10 @@ switch $opt(queue) {
     red          { set qclass RED; set th 5;   set maxth 15 }
     red25        { set qclass RED; set th 2.5; set maxth 10 }
     red50        { set qclass RED; set th 5;   set maxth 10 }
+    red_ns235    { set qclass RED }
     default { puts stderr "doc004.tcl: queue must be droptail, red, red25, red50 or management_n"; exit 2 }
 }
-if {$qclass == "RED"} {
+if {$qclass == "RED" && $opt(queue) != "red_ns235"} {
     Queue/RED set thresh_ $th
     Queue/RED set maxthresh_ $maxth
     Queue/RED set q_weight_ 0.002

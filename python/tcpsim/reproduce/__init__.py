@@ -26,7 +26,7 @@ from typing import List, Optional
 
 import pandas as pd
 
-from .checks import Measurements, Verdict, evaluate, summary
+from .checks import Measurements, Verdict, evaluate, evaluate_readings, summary
 from .runner import Outcome, make_plan, run_plan
 from .spec import Document, list_documents, load_document
 
@@ -76,15 +76,18 @@ def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None
     outcome = run_plan(plan, cache, jobs=jobs, scheduler=scheduler, progress=progress)
     m = Measurements(outcome.table, plan.unavailable)
     verdicts = evaluate(doc, m, quick=quick)
+    readings = {"tcpsim": evaluate_readings(doc, m, quick=quick)}
     twin = None
     if ns2:
         from .ns2 import run_ns2
 
         table = run_ns2(plan, cache, jobs=jobs or os.cpu_count() or 1, progress=progress)
-        twin = (table, evaluate(doc, Measurements(table, {}), quick=quick))
+        m2 = Measurements(table, {})
+        twin = (table, evaluate(doc, m2, quick=quick))
+        readings["ns-2.35"] = evaluate_readings(doc, m2, quick=quick)
     from . import report
 
     rdir = Path(report_dir) if report_dir is not None else cache / "report"
     cmd = command or f"tcpsim reproduce {doc.id}" + (" --quick" if quick else "") + (" --ns2" if ns2 else "")
-    report.write(rdir, doc, outcome, verdicts, m, cmd, ns2=twin)
+    report.write(rdir, doc, outcome, verdicts, m, cmd, ns2=twin, readings=readings)
     return Reproduction(doc, outcome, verdicts, summary(verdicts), rdir, twin[1] if twin else None)

@@ -21,6 +21,7 @@ not run, e.g. its model is not built in).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
@@ -140,6 +141,53 @@ def evaluate(doc: Document, m: Measurements, quick: bool = False) -> List[Verdic
         if quick and not c.quick:
             continue
         out.append(_evaluate(doc, c, m))
+    return out
+
+
+def readings(doc: Document) -> Dict[str, Dict[str, str]]:
+    """The other readings of the document: reading name -> {experiment: its variant}, from
+    the variant experiments that inherit another (`spec.Experiment.variant`)."""
+    out: Dict[str, Dict[str, str]] = {}
+    for e in doc.experiments:
+        if e.variant:
+            out.setdefault(e.variant, {})[e.variant_of] = e.name
+    return out
+
+
+def _remapped(c: Check, mapping: Dict[str, str]) -> Optional[Check]:
+    """`c` with its references to the experiments in `mapping` moved to their variants, or
+    None when it refers to none of them."""
+    def move(ref: str) -> str:
+        r = parse_ref(ref)
+        if r.experiment not in mapping:
+            return ref
+        return ref.replace(r.experiment + ":", mapping[r.experiment] + ":", 1)
+
+    raw = dict(c.raw)
+    refs = list(raw.get("items", [])) + [raw[k] for k in ("ours", "series") if k in raw]
+    if not any(parse_ref(r).experiment in mapping for r in refs):
+        return None
+    if "items" in raw:
+        raw["items"] = [move(r) for r in raw["items"]]
+    for k in ("ours", "series"):
+        if k in raw:
+            raw[k] = move(raw[k])
+    return dataclasses.replace(c, raw=raw)
+
+
+def evaluate_readings(doc: Document, m: Measurements, quick: bool = False) -> Dict[str, List[Verdict]]:
+    """The checks again under each other reading (`readings`): every check that refers to
+    an experiment with a variant in that reading, evaluated on the variant's runs."""
+    out: Dict[str, List[Verdict]] = {}
+    for name, mapping in readings(doc).items():
+        vs = []
+        for c in doc.checks:
+            if quick and not c.quick:
+                continue
+            moved = _remapped(c, mapping)
+            if moved is not None:
+                vs.append(_evaluate(doc, moved, m))
+        out[name] = vs
     return out
 
 

@@ -48,6 +48,7 @@ import pandas as pd
 from .. import units
 from ..results import _atomic_write
 from .measures import read_trace, trace_measures
+from .runner import run_in_processes
 
 #: The repository root: twin scripts are named relative to it.
 REPO = Path(__file__).resolve().parents[3]
@@ -181,18 +182,7 @@ def run_ns2(plan, cache: Path, jobs: int = 1, progress: bool = True) -> pd.DataF
             bar.update(1)
 
     try:
-        tasks = list(todo.values())
-        if jobs <= 1 or len(tasks) <= 1:
-            for t in tasks:
-                keep(_task(t))
-        else:
-            import concurrent.futures as cf
-
-            from ..sweep.executors import _mp_context
-
-            with cf.ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=_mp_context()) as pool:
-                for fut in cf.as_completed([pool.submit(_task, t) for t in tasks]):
-                    keep(fut.result())
+        run_in_processes(_task, list(todo.values()), jobs, keep)
     finally:
         if bar is not None:
             bar.close()

@@ -133,7 +133,8 @@ def agreement(ours: List[Verdict], theirs: List[Verdict]) -> Dict[str, Any]:
 
 
 def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str,
-          ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None) -> List[Block]:
+          ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None,
+          readings: Optional[Dict[str, Dict[str, List[Verdict]]]] = None) -> List[Block]:
     from .. import __version__
 
     plan = outcome.plan
@@ -178,6 +179,8 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
                                 "sides' numbers):"))
             B.append(Block("ul", items=[f"{cid}: tcpsim {next(v.verdict for v in verdicts if v.check.id == cid)}, "
                                         f"ns-2.35 {twin[cid].verdict}" for cid in a["differ"]]))
+    if readings and readings.get("tcpsim"):
+        B.extend(_readings_blocks(doc, verdicts, readings))
     # Assumptions
     B.append(Block("h", "Assumptions shared by the experiments"))
     B.append(Block("ul", items=list(doc.assumptions)))
@@ -252,6 +255,55 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     return B
 
 
+def _readings_blocks(doc: Document, verdicts: List[Verdict],
+                     readings: Dict[str, Dict[str, List[Verdict]]]) -> List[Block]:
+    """The checks again under the document's other readings (variant experiments)."""
+    main = {v.check.id: v for v in verdicts}
+    sims = list(readings)                      # "tcpsim", and "ns-2.35" with --ns2
+    B = [Block("h", "Other readings of the document"),
+         Block("p", "Where the document can be read two ways, the other reading is a set of variant experiments "
+                    "(`variant_of`, `variant`): the same runs with the other choice. Each check on an experiment "
+                    "that has a variant is evaluated again on the variant's runs; the main reading's verdict is "
+                    "beside it. A reading that fits the document better passes more.")]
+    srows = []
+    for name in readings["tcpsim"]:
+        row = [name]
+        for sim in sims:
+            vs = [v for v in readings[sim].get(name, []) if v.verdict != "not run"]
+            row.append(f"{sum(v.verdict == 'pass' for v in vs)}/{len(vs)}")
+            o = [v for v in vs if v.check.kind == "ordering"]
+            row.append(f"{sum(v.verdict == 'pass' for v in o)}/{len(o)}")
+        ids = {v.check.id for v in readings["tcpsim"][name] if v.verdict != "not run"}
+        mv = [main[i] for i in ids if i in main and main[i].verdict != "not run"]
+        row.append(f"{sum(v.verdict == 'pass' for v in mv)}/{len(mv)}")
+        srows.append(row)
+    header = ["reading"] + [h for sim in sims for h in (f"{sim}: checks passed", f"{sim}: orderings passed")] \
+        + ["main reading, the same checks (tcpsim)"]
+    B.append(Block("table", header=header, rows=srows, css="readings"))
+    for name, vs in readings["tcpsim"].items():
+        files = [e for e in doc.experiments if e.variant == name]
+        B.append(Block("h", f"Reading: {name}", level=3))
+        if files and files[0].reading:
+            B.append(Block("p", files[0].reading + " Experiment files: "
+                           + ", ".join(f"`{e.path.name}` (variant of `{e.variant_of}`)" for e in files) + "."))
+        twin = {v.check.id: v for v in readings.get("ns-2.35", {}).get(name, [])}
+        rows = []
+        for v in vs:
+            if v.verdict == "not run":
+                continue
+            row = [v.check.id, v.check.kind, v.paper, v.detail or v.ours, v.verdict]
+            if twin:
+                t = twin.get(v.check.id)
+                row.append(t.verdict if t else "not run")
+            base = main.get(v.check.id)
+            row.append(base.verdict if base else "not run")
+            rows.append(row)
+        header = ["check", "kind", "paper", "this reading", "verdict"] + (["ns-2.35"] if twin else []) \
+            + ["main reading"]
+        B.append(Block("table", header=header, rows=rows))
+    return B
+
+
 def _ns2_words(text: str) -> str:
     """A verdict's numbers in words, said of ns-2 ("ours: ..." -> "ns-2: ...")."""
     return re.sub(r"^ours\b", "ns-2", text)
@@ -264,11 +316,12 @@ def _first_experiment(vd: Verdict) -> str:
 
 
 def write(report_dir: Path, doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str,
-          ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None) -> Path:
+          ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None,
+          readings: Optional[Dict[str, Dict[str, List[Verdict]]]] = None) -> Path:
     """Writes README.md, index.html, figures/*.png, measurements.csv, verdicts.json, and
     with `ns2` (the twins' measurements and verdicts) measurements_ns2.csv."""
     report_dir.mkdir(parents=True, exist_ok=True)
-    blocks = build(doc, outcome, verdicts, m, command, ns2)
+    blocks = build(doc, outcome, verdicts, m, command, ns2, readings)
     figs = report_dir / "figures"
     figs.mkdir(exist_ok=True)
     for old in figs.glob("*.png"):
@@ -283,6 +336,11 @@ def write(report_dir: Path, doc: Document, outcome, verdicts: List[Verdict], m: 
     _atomic_write(report_dir / "measurements.csv", lambda p: table.to_csv(p, index=False))
     vjson = [{"id": v.check.id, "kind": v.check.kind, "verdict": v.verdict, "claim": v.check.claim,
               "paper": v.paper, "ours": v.ours, "detail": v.detail, "reason": v.reason} for v in verdicts]
+    for name, vs in (readings or {}).get("tcpsim", {}).items():
+        for v in vs:
+            row = next((r for r in vjson if r["id"] == v.check.id), None)
+            if row is not None:
+                row.setdefault("readings", {})[name] = {"verdict": v.verdict, "detail": v.detail or v.ours}
     stale = report_dir / "measurements_ns2.csv"
     if ns2:
         twin = {t.check.id: t for t in ns2[1]}

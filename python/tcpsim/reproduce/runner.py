@@ -10,7 +10,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pandas as pd
 
@@ -174,21 +174,29 @@ def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], pr
                 # and as_completed without a loop looks for a default client
                 for fut in distributed.as_completed(futs, loop=client.loop):
                     keep(fut.result())
-        elif jobs <= 1 or len(tasks) <= 1:
-            for t in tasks:
-                keep(_traced_task(t))
         else:
-            import concurrent.futures as cf
-
-            from ..sweep.executors import _mp_context
-
-            with cf.ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=_mp_context()) as pool:
-                for fut in cf.as_completed([pool.submit(_traced_task, t) for t in tasks]):
-                    keep(fut.result())
+            run_in_processes(_traced_task, tasks, jobs, keep)
     finally:
         if bar is not None:
             bar.close()
     return results
+
+
+def run_in_processes(fn: Callable[[Dict[str, Any]], Dict[str, Any]], tasks: List[Dict[str, Any]], jobs: int,
+                     keep: Callable[[Dict[str, Any]], None]) -> None:
+    """Runs `fn` on every task, here (one job or one task) or in `jobs` worker processes,
+    handing each result to `keep` as it comes."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            keep(fn(t))
+        return
+    import concurrent.futures as cf
+
+    from ..sweep.executors import _mp_context
+
+    with cf.ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=_mp_context()) as pool:
+        for fut in cf.as_completed([pool.submit(fn, t) for t in tasks]):
+            keep(fut.result())
 
 
 # ============================================================================ running

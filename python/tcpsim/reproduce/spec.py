@@ -9,6 +9,7 @@ list of values), a ``[experiment.quick]`` table of overrides for ``--quick``, an
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,10 @@ class Experiment:
     windows: List[Tuple[float, float]] = field(default_factory=list)
     #: The ns-2.35 twin, if the experiment has one.
     ns2: Optional[Ns2Twin] = None
+    #: The name of the other reading of the document this experiment belongs to, when it
+    #: is a variant that inherits `variant_of` (no [base]): the checks on `variant_of`
+    #: are evaluated again on it (`checks.evaluate_readings`).
+    variant: str = ""
 
     def points(self, quick: bool) -> List[Any]:
         """The axis values run (``[None]`` without an axis)."""
@@ -228,13 +233,15 @@ def _need(table: Dict[str, Any], key: str, where: str, kind=str):
     return v
 
 
-def load_experiment(path: Path) -> Experiment:
+def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
     doc = _read(path)
     where = str(path)
     unknown = sorted(set(doc) - {"experiment", "base", "figure"})
     if unknown:
         raise ScenarioError(f"{where}: unknown table '{unknown[0]}' (expected [experiment], [base], [[figure]])")
     ex = _need(doc, "experiment", where, dict)
+    if "base" not in doc and ex.get("variant_of"):
+        return _load_variant(path, doc, _seen)
     base = _need(doc, "base", where, dict)
     cases = []
     for name, c in (ex.get("cases") or {"base": {"label": "base", "set": {}}}).items():
@@ -309,13 +316,66 @@ def load_experiment(path: Path) -> Experiment:
     if tr is not None:
         e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))
         e.trace_at = list(tr["at"]) if "at" in tr else None
+    e.figures = _figures(doc, where)
+    return e
+
+
+def _figures(doc: Dict[str, Any], where: str) -> List[Figure]:
+    """The [[figure]] tables of an experiment file."""
+    out = []
     for i, f in enumerate(doc.get("figure", [])):
         fw = f"{where}, figure[{i}]"
-        e.figures.append(Figure(
+        out.append(Figure(
             id=_need(f, "id", fw), caption=_need(f, "caption", fw), kind=_need(f, "kind", fw),
             at=f.get("at"), cases=f.get("cases"), metrics=list(f.get("metrics", [])),
             extra={k: v for k, v in f.items() if k not in ("id", "caption", "kind", "at", "cases", "metrics")},
         ))
+    return out
+
+
+#: Keys of a variant that inherits its experiment (``variant_of`` without ``[base]``).
+VARIANT_KEYS = {"title", "section", "variant_of", "variant", "reading", "set", "ns2_args"}
+
+
+def _load_variant(path: Path, doc: Dict[str, Any], seen: Tuple[Path, ...]) -> Experiment:
+    """An experiment that is another reading of `variant_of`: the same base, cases, axis,
+    quick settings, trace and ns-2 twin, with `set` applied to every case (sweep key
+    paths, as a case's `set`) and `ns2_args` appended to the twin's arguments. Figures
+    are its own ([[figure]] tables), none by default."""
+    where = str(path)
+    ex = doc["experiment"]
+    bad = sorted(set(ex) - VARIANT_KEYS)
+    if bad:
+        raise ScenarioError(f"{where}, key 'experiment.{bad[0]}': not allowed in a variant without [base] "
+                            f"(expected {', '.join(sorted(VARIANT_KEYS))}; cases, axis and the rest come from "
+                            f"variant_of)")
+    parent_path = path.with_name(f"{ex['variant_of']}.toml")
+    if parent_path in seen or parent_path == path:
+        raise ScenarioError(f"{where}, key 'experiment.variant_of': variants refer to each other in a circle")
+    if not parent_path.is_file():
+        raise ScenarioError(f"{where}, key 'experiment.variant_of': no experiment file {parent_path.name} beside it")
+    parent = load_experiment(parent_path, seen + (path,))
+    sets = ex.get("set", {})
+    if not isinstance(sets, dict):
+        raise ScenarioError(f"{where}, key 'experiment.set': expected a table of key paths, such as "
+                            "{ \"flow[0].max_window\" = 20 }")
+    variant = ex.get("variant", "")
+    if not isinstance(variant, str) or not variant:
+        raise ScenarioError(f"{where}, key 'experiment.variant': expected the reading's short name, such as "
+                            "\"window 20\" (the variants of one reading share it)")
+    e = copy.deepcopy(parent)
+    e.name, e.path = path.stem, path
+    e.title = _need(ex, "title", where)
+    e.section = ex.get("section", parent.section)
+    e.reading = ex.get("reading", "")
+    e.variant_of = ex["variant_of"]
+    e.variant = variant
+    e.needs = parent.needs
+    for c in e.cases:
+        c.set = {**sets, **c.set}
+    if e.ns2 is not None:
+        e.ns2.args = e.ns2.args + _ns2_args(ex.get("ns2_args", []), f"{where}, key 'experiment.ns2_args'")
+    e.figures = _figures(doc, where)
     return e
 
 
