@@ -32,7 +32,8 @@ def test_document_004_files_load_and_every_reference_resolves():
     assert [e.name for e in doc.experiments] == [
         "p1_droptail", "p1_red", "p1_together", "p2_five_flows", "p3_red_vs_management",
         "p1_droptail_w20", "p1_red_w20", "p2_five_flows_w20", "p3_red_vs_management_w20",
-        "p1_red_ns235", "p2_five_flows_ns235"]
+        "p1_red_ns235", "p2_five_flows_ns235",
+        "p1_droptail_defaults", "p1_red_defaults", "p2_five_flows_defaults", "p3_red_vs_management_defaults"]
     kinds = {c.kind for c in doc.checks}
     assert kinds == {"value", "ratio", "ordering", "trend", "shape"}
     # Unreadable cells carry no value; readable ones do.
@@ -67,7 +68,10 @@ def test_checks_are_evaluated_again_under_each_other_reading():
     assert readings(doc) == {"window_ 20": {"p1_droptail": "p1_droptail_w20", "p1_red": "p1_red_w20",
                                             "p2_five_flows": "p2_five_flows_w20",
                                             "p3_red_vs_management": "p3_red_vs_management_w20"},
-                             "RED at ns-2.35 defaults": {"p1_red": "p1_red_ns235", "p2_five_flows": "p2_five_flows_ns235"}}
+                             "RED at ns-2.35 defaults": {"p1_red": "p1_red_ns235", "p2_five_flows": "p2_five_flows_ns235"},
+                             "ns-2.35 defaults": {"p1_droptail": "p1_droptail_defaults", "p1_red": "p1_red_defaults",
+                                                  "p2_five_flows": "p2_five_flows_defaults",
+                                                  "p3_red_vs_management": "p3_red_vs_management_defaults"}}
     rows = [{"experiment": e, "case": c, "point": "3Mbps", "seed": 1, "metric": "tcp_throughput_mbps", "value": v}
             for e, c, v in [("p1_droptail_w20", "vegas", 3.0), ("p1_droptail_w20", "fack", 2.0),
                             ("p1_droptail_w20", "sack", 1.0), ("p1_droptail", "vegas", 0.1)]]

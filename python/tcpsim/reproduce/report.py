@@ -214,10 +214,10 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
             rows = [[vd.check.id, vd.check.kind, f"{vd.check.claim} ({vd.check.where})", vd.paper,
                      vd.detail or vd.ours, vd.verdict, vd.reason] for vd in exv]
             if ns2:
-                header[5:5] = ["ns-2.35", "ns-2.35 verdict"]
+                header[6:6] = ["ns-2.35", "ns-2.35 verdict"]
                 for vd, row in zip(exv, rows):
                     t = twin.get(vd.check.id)
-                    row[5:5] = [_ns2_words(t.detail or t.ours) if t and t.verdict != "not run" else "—",
+                    row[6:6] = [_ns2_words(t.detail or t.ours) if t and t.verdict != "not run" else "—",
                                 t.verdict if t else "not run"]
             B.append(Block("table", header=header, rows=rows))
         for fig in ex.figures:
