@@ -98,6 +98,14 @@ def test_run_id_depends_on_scenario_and_version_not_on_formatting(small_scenario
     assert c.run_id != a.run_id
     assert run_id(a.toml_text, "0.0.1") != run_id(a.toml_text, "0.0.2")
     assert run_id(a.toml_text) == a.run_id
+    # the id covers the simulator's code, not only its version number
+    import re
+
+    import tcpsim
+
+    assert re.fullmatch(re.escape(tcpsim.__version__) + r"\+[0-9a-f]{16}", tcpsim.__build__)
+    assert run_id(a.toml_text) == run_id(a.toml_text, tcpsim.__build__)
+    assert run_id(a.toml_text) != run_id(a.toml_text, tcpsim.__version__)
 
 
 # ------------------------------------------------------------------------ expansion

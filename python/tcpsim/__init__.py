@@ -11,7 +11,7 @@ pandas DataFrames, stores them as Parquet, draws plots (`tcpsim.plots`) and prov
 ``tcpsim`` command line (`tcpsim.cli`).
 """
 
-from ._core import ScenarioError, __version__
+from ._core import ScenarioError, __build__, __version__
 from .api import default_limits, read_scenario, run, validate
 from .results import SCHEMAS, TABLES, Results, load_results
 from . import analysis, metrics, models
@@ -65,4 +65,5 @@ __all__ = [
     "default_limits",
     "validate",
     "__version__",
+    "__build__",
 ]

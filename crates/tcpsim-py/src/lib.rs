@@ -231,6 +231,8 @@ fn model_markdown(family: &str, name: &str) -> PyResult<String> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The version and the fingerprint of the simulator's sources: what run caches key on.
+    m.add("__build__", format!("{}+{}", env!("CARGO_PKG_VERSION"), tcpsim::SOURCE_HASH))?;
     m.add_function(wrap_pyfunction!(run_toml, m)?)?;
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
     m.add_function(wrap_pyfunction!(parse_quantity, m)?)?;

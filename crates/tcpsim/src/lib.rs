@@ -6,6 +6,10 @@
 //! [`results::RunResults`] (columnar tables). Every model is listed once in
 //! [`registry::MODELS`].
 
+/// Fingerprint of the simulator's sources (build.rs): changes with any change of the code,
+/// so that caches of results never mix runs of different simulator code.
+pub const SOURCE_HASH: &str = env!("TCPSIM_SOURCE_HASH");
+
 pub mod agent;
 pub mod app;
 pub mod cost;

@@ -19,7 +19,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
-from .. import __version__
+from .. import __build__
 from .._core import ScenarioError
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
@@ -121,10 +121,10 @@ def _traced_task(task: Dict[str, Any]) -> Dict[str, Any]:
     on a Dask worker); the trace is written to a temporary directory and deleted."""
     from ..api import run
 
-    if task["version"] != __version__:
+    if task["version"] != __build__:
         # as the sweep's runs check (sweep/executors.py): a worker with another tcpsim
-        # would put its numbers in the cache under this version's run id
-        raise RuntimeError(f"this worker has tcpsim {__version__} but the reproduction was planned with "
+        # would put its numbers in the cache under this build's run id
+        raise RuntimeError(f"this worker has tcpsim {__build__} but the reproduction was planned with "
                            f"tcpsim {task['version']}; install the same version everywhere")
     with tempfile.TemporaryDirectory(prefix="tcpsim-trace-") as tmp:
         res = run(task["text"], out=tmp)
@@ -148,7 +148,7 @@ def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], pr
                 continue
             except ValueError:
                 pass
-        todo[rid] = {"run_id": rid, "text": text, "links": links, "version": __version__}
+        todo[rid] = {"run_id": rid, "text": text, "links": links, "version": __build__}
     bar = None
     if progress and todo:
         from tqdm.auto import tqdm

@@ -36,11 +36,11 @@ def _package():
 
 
 def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
-    from .. import __version__
+    from .. import __build__, __version__
 
-    if task["version"] != __version__:
+    if task["version"] != __build__:
         raise RuntimeError(
-            f"this worker has tcpsim {__version__} but the sweep was expanded with tcpsim "
+            f"this worker has tcpsim {__build__} but the sweep was expanded with tcpsim "
             f"{task['version']}; install the same version everywhere"
         )
     started = time.time()
@@ -52,6 +52,7 @@ def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
         "sweep": task["sweep"],
         "params": task["params"],
         "tcpsim_version": __version__,
+        "tcpsim_build": __build__,
         "layout_version": LAYOUT_VERSION,
         "metrics_version": METRICS_VERSION,
         "metrics": run_metrics(results),

@@ -93,12 +93,12 @@ def run_sweep(
             failures[rid] = why
             bar.advance(failures)
 
-        from .. import __version__
+        from .. import __build__
 
         tasks = [
             {
                 "run_id": r.run_id, "text": r.toml_text, "name": f"{sweep.name}/{r.run_id}",
-                "params": _jsonable(r.params), "sweep": sweep.name, "version": __version__,
+                "params": _jsonable(r.params), "sweep": sweep.name, "version": __build__,
                 "runs_dir": str(runs_dir.resolve()),
             }
             for r in todo

@@ -549,8 +549,9 @@ class Sweep:
 
 
 def run_id(toml_text: str, version: Optional[str] = None) -> str:
-    """The id of a run: 16 hex digits of SHA-256 over the tcpsim version and the
-    canonical scenario text."""
-    v = version if version is not None else _core.__version__
+    """The id of a run: 16 hex digits of SHA-256 over the tcpsim build (its version and
+    the fingerprint of the simulator's sources, `tcpsim.__build__`) and the canonical
+    scenario text, so that a cached run is reused only by the same simulator code."""
+    v = version if version is not None else _core.__build__
     h = hashlib.sha256(f"tcpsim {v}\n".encode() + toml_text.encode("utf-8"))
     return h.hexdigest()[:16]

@@ -183,7 +183,7 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def _sweep_record(sweep: Sweep, runs: List[Run]) -> Dict[str, Any]:
-    from .. import __version__
+    from .. import __build__, __version__
 
     return {
         "name": sweep.name,
@@ -192,6 +192,7 @@ def _sweep_record(sweep: Sweep, runs: List[Run]) -> Dict[str, Any]:
         "grid": _jsonable(sweep.grid),
         "seeds": sweep.seeds,
         "tcpsim_version": __version__,
+        "tcpsim_build": __build__,
         "runs": [{"run_id": r.run_id, "params": _jsonable(r.params)} for r in runs],
     }
 
