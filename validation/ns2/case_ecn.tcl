@@ -33,14 +33,7 @@ Queue/RED set gentle_ true
 Queue/RED set setbit_ true
 
 set n 8
-dumbbell_routers $ns 10Mb 20ms RED
-$ns queue-limit $r1 $r2 100
-monitor_link $ns $r1 $r2 r1->r2
-monitor_link $ns $r2 $r1 r2->r1
-dumbbell_pairs $ns $n 2ms 2ms
-for {set i 0} {$i < $n} {incr i} {
-    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.1*$i]] src($i) snk($i)
-}
+newreno_dumbbell $ns $n 10Mb 20ms RED 100 0.1
 
 proc finish {} {
     global ns n

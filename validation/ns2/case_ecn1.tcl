@@ -34,14 +34,7 @@ Queue/RED set setbit_ true
 Queue/RED set mark_p_ 1.0
 
 set n 40
-dumbbell_routers $ns 1.5Mb 20ms RED
-$ns queue-limit $r1 $r2 50
-monitor_link $ns $r1 $r2 r1->r2
-monitor_link $ns $r2 $r1 r2->r1
-dumbbell_pairs $ns $n 2ms 2ms
-for {set i 0} {$i < $n} {incr i} {
-    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.02*$i]] src($i) snk($i)
-}
+newreno_dumbbell $ns $n 1.5Mb 20ms RED 50 0.02
 
 proc finish {} {
     global ns n

@@ -32,14 +32,7 @@ Queue/RED set linterm_ 10
 Queue/RED set gentle_ true
 
 set n 8
-dumbbell_routers $ns 10Mb 20ms RED
-$ns queue-limit $r1 $r2 100
-monitor_link $ns $r1 $r2 r1->r2
-monitor_link $ns $r2 $r1 r2->r1
-dumbbell_pairs $ns [expr {$n + 1}] 2ms 2ms
-for {set i 0} {$i < $n} {incr i} {
-    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.1*$i]] src($i) snk($i)
-}
+newreno_dumbbell $ns $n 10Mb 20ms RED 100 0.1 [expr {$n + 1}]   ;# one more pair for the CBR flow
 set lm [cbr_flow $ns $s($n) $d($n) 2Mb]
 
 proc finish {} {

@@ -28,14 +28,7 @@ Agent/TCP set window_ 1000
 Agent/TCP set windowInit_ 2
 
 set n 8
-dumbbell_routers $ns 20Mb 40ms RED
-$ns queue-limit $r1 $r2 100
-monitor_link $ns $r1 $r2 r1->r2
-monitor_link $ns $r2 $r1 r2->r1
-dumbbell_pairs $ns $n 2ms 2ms
-for {set i 0} {$i < $n} {incr i} {
-    lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr 0.1*$i]] src($i) snk($i)
-}
+newreno_dumbbell $ns $n 20Mb 40ms RED 100 0.1
 
 proc report_red {name q} {
     set line "red $name"

@@ -80,6 +80,23 @@ proc dumbbell_pairs {ns count delays sink_delay} {
     }
 }
 
+# The network of the many-flow NewReno cases (ECN, ECN1, F, RED-AUTO): routers joined by
+# RATE/DELAY with QUEUE (limit_ LIMIT on r1->r2, both directions monitored), PAIRS host
+# pairs (default COUNT) on 100Mb/2ms links, and COUNT Agent/TCP/Newreno -> Agent/TCPSink
+# bulk flows s(i) -> d(i), flow i starting at i x SPACING s. Sets the globals src(i),
+# snk(i) besides dumbbell_routers' and dumbbell_pairs'.
+proc newreno_dumbbell {ns count rate delay queue limit spacing {pairs ""}} {
+    global r1 r2 s d src snk
+    dumbbell_routers $ns $rate $delay $queue
+    $ns queue-limit $r1 $r2 $limit
+    monitor_link $ns $r1 $r2 r1->r2
+    monitor_link $ns $r2 $r1 r2->r1
+    dumbbell_pairs $ns [expr {$pairs eq "" ? $count : $pairs}] 2ms 2ms
+    for {set i 0} {$i < $count} {incr i} {
+        lassign [ftp_flow $ns Agent/TCP/Newreno Agent/TCPSink $s($i) $d($i) [expr $spacing*$i]] src($i) snk($i)
+    }
+}
+
 # A bulk transfer: a new SENDER agent (class) at node FROM connected to a new RECEIVER
 # agent at node TO, driven by an FTP application that starts at time START (s). Returns
 # {sender receiver}.
