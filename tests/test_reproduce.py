@@ -380,6 +380,16 @@ def test_reproduce_reuses_finished_runs(quick_report, tmp_path, capsys):
     assert "0 computed" in (tmp_path / "r" / "README.md").read_text()
 
 
+def test_ns2_without_ns_is_a_usage_error(monkeypatch, capsys):
+    from tcpsim.reproduce import ns2
+
+    monkeypatch.setattr(ns2, "ns_binary", lambda: None)
+    assert cli_main(["reproduce", "004", "--quick", "--quiet", "--ns2"]) == 2
+    assert "--ns2 needs ns-2.35" in capsys.readouterr().err
+    with pytest.raises(RuntimeError, match="Debian package ns2"):
+        ns2.run_twin(["script.tcl", "T=1"])
+
+
 def test_reproduce_unknown_document_is_a_usage_error(capsys):
     assert cli_main(["reproduce", "999", "--quick", "--quiet"]) == 2
     assert "no reproduction files for document '999'" in capsys.readouterr().err

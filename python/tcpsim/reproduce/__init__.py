@@ -66,10 +66,10 @@ def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None
     """
     doc = load_document(document)
     if ns2:
-        from .ns2 import ns_binary
+        from .ns2 import NOT_INSTALLED, ns_binary
 
         if ns_binary() is None:
-            raise RuntimeError("--ns2 needs ns-2.35 (the command `ns`, Debian package ns2), which is not installed")
+            raise RuntimeError(NOT_INSTALLED)
     out = Path(out) if out is not None else DEFAULT_OUT
     cache = out / (doc.id + ("-quick" if quick else ""))
     plan = make_plan(doc, quick=quick, seeds=seeds)

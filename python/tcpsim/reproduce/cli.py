@@ -59,11 +59,10 @@ def cli_main(args) -> int:
         print("tcpsim: error: --jobs must be at least 1", file=sys.stderr)
         return 2
     if args.ns2:
-        from .ns2 import ns_binary
+        from .ns2 import NOT_INSTALLED, ns_binary
 
         if ns_binary() is None:
-            print("tcpsim: error: --ns2 needs ns-2.35 (the command `ns`, Debian package ns2), which is not installed",
-                  file=sys.stderr)
+            print(f"tcpsim: error: {NOT_INSTALLED}", file=sys.stderr)
             return 2
     docs = list_documents() if args.document == "all" else [args.document]
     if args.report and len(docs) != 1:

@@ -56,6 +56,10 @@ REPO = Path(__file__).resolve().parents[3]
 Key = Tuple[str, str, Optional[str], int]
 
 
+#: What `--ns2` says when ns-2 is missing.
+NOT_INSTALLED = "--ns2 needs ns-2.35 (the command `ns`, Debian package ns2), which is not installed"
+
+
 def ns_binary() -> Optional[str]:
     """The ``ns`` executable (Debian package ns2), or None."""
     return shutil.which("ns")
@@ -131,7 +135,7 @@ def run_twin(args: List[str]) -> Dict[str, Any]:
     measures it. Raises RuntimeError with ns's message when the script fails."""
     ns = ns_binary()
     if ns is None:
-        raise RuntimeError("ns (ns-2.35, Debian package ns2) is not installed")
+        raise RuntimeError(NOT_INSTALLED)
     seconds = float(next(a for a in args if a.startswith("T="))[2:])
     with tempfile.TemporaryDirectory(prefix="tcpsim-ns2-") as tmp:
         trace = Path(tmp) / "trace.tr"
