@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tcpsim import quick_vegas as qv
+from tcpsim.reproduce import quick_vegas as qv
 
 # Reference document 001 §2.3 table (γ = 1, 1000-byte packets): BDP in bits, μd, W^v (6),
 # W^q (9), W^q (10).

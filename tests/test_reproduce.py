@@ -483,7 +483,7 @@ def test_quick_reproduction_of_001_passes_its_a_targets_and_orderings(tmp_path):
 
 
 def test_event_measures_follow_the_convergence_definition():
-    """The conv_* metrics are tcpsim.quick_vegas.convergence_time on the first TCP flow's
+    """The conv_* metrics are tcpsim.reproduce.quick_vegas.convergence_time on the first TCP flow's
     window, per event; ss_exit_* the first window reduction."""
     from tcpsim.reproduce.measures import event_measures
     from tcpsim.results import Results
@@ -499,7 +499,7 @@ def test_event_measures_follow_the_convergence_definition():
     m = event_measures(res, [0.0, 20.0], 0.1)
     assert m["ss_exit_cwnd"] == 16 and m["ss_exit_s"] == pytest.approx(1.0)
     assert m["cwnd_eq.0"] == pytest.approx(200) and m["cwnd_eq.1"] == pytest.approx(100)
-    from tcpsim.quick_vegas import convergence_time
+    from tcpsim.reproduce.quick_vegas import convergence_time
 
     c = convergence_time(t, cwnd, start=20.0, base_rtt=0.1, end=40.0)
     assert m["conv_s.1"] == c.seconds and m["conv_rtts.1"] == pytest.approx(c.seconds / 0.1)

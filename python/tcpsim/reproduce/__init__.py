@@ -14,7 +14,8 @@ runs of the ns-2 trace workflow, evaluates the checks and writes a report folder
 
 Modules: `spec` (reading the files), `runner` (plan, runs, traced runs), `measures`
 (metrics from counters and from traces), `checks` (verdicts), `figures`, `report`,
-`cli`.
+`cli`; and the analyses of the documents themselves, as code: `quick_vegas` (reference
+document 001's equations and its definition of convergence time).
 """
 
 from __future__ import annotations

@@ -164,9 +164,9 @@ def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) 
     """Reference document 001 Fig. 4: the window on leaving slow start (``ss_exit_cwnd``)
     against the bandwidth-delay product μd (packets of 1000 B: the axis's bottleneck rate
     × the experiment's BaseRTT), each case's runs as markers beside the analysis of
-    Sect. 4: Vegas Eq. (6), Quick Vegas Eq. (10) (`tcpsim.quick_vegas`)."""
+    Sect. 4: Vegas Eq. (6), Quick Vegas Eq. (10) (`tcpsim.reproduce.quick_vegas`)."""
     from .. import _core
-    from ..quick_vegas import critical_window_quick_vegas, critical_window_vegas
+    from .quick_vegas import critical_window_quick_vegas, critical_window_vegas
 
     if not ex.base_rtt_s:
         raise ValueError(f"figure kind 'critical_window' needs [experiment.events] base_rtt_s in {ex.path}")
@@ -184,8 +184,8 @@ def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurem
     """Reference document 001 Fig. 5: rounds (BaseRTTs) to the new equilibrium when the
     available bandwidth grows n times from window W: each case's `metric` (``conv_rtts.N``)
     at the axis values, whose n the figure lists (``n = [...]``), beside the analysis:
-    Vegas (n − 1) W, Quick Vegas Eq. (12) (`tcpsim.quick_vegas`)."""
-    from ..quick_vegas import rounds_to_equilibrium_quick_vegas, rounds_to_equilibrium_vegas
+    Vegas (n − 1) W, Quick Vegas Eq. (12) (`tcpsim.reproduce.quick_vegas`)."""
+    from .quick_vegas import rounds_to_equilibrium_quick_vegas, rounds_to_equilibrium_vegas
 
     ns = [float(x) for x in fig.extra.get("n", [])]
     w = float(fig.extra.get("window", 0))

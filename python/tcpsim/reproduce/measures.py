@@ -22,8 +22,8 @@ Metric names (docs/reproducing.md#metrics):
   flow: ``ss_exit_s`` and ``ss_exit_cwnd`` (the first window reduction: when and from
   which window slow start ended), and per event ``N`` (0, 1, ...): ``conv_s.N`` and
   ``conv_rtts.N`` (the time to the new stable window after event N, in seconds and
-  BaseRTTs, `tcpsim.quick_vegas.convergence_time`), ``cwnd_eq.N`` (that stable window)
-  ``queue_peak_pkts.N`` (the most packets the bottleneck queue held between event N and
+  BaseRTTs, `tcpsim.reproduce.quick_vegas.convergence_time`), ``cwnd_eq.N`` (that
+  stable window) ``queue_peak_pkts.N`` (the most packets the bottleneck queue held between event N and
   the next) and ``queue_eq_pkts.N`` (its mean over the last 10 % of that span).
 - For an experiment with ``windows`` (`window_measures`), per window ``K`` (0, 1, ...):
   ``jain_window.K`` (Jain's index of the goodputs of the TCP flows active during the
@@ -101,7 +101,7 @@ def run_measures(res: Results) -> Dict[str, float]:
 def event_measures(res: Results, events: List[float], base_rtt_s: float) -> Dict[str, float]:
     """Slow-start exit and convergence after each event of the first TCP flow (see the
     module's list). Needs the ``cwnd`` and bottleneck ``queue_pkts`` time series."""
-    from ..quick_vegas import convergence_time
+    from .quick_vegas import convergence_time
 
     out: Dict[str, float] = {}
     f = res.flows

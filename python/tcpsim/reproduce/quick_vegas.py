@@ -2,7 +2,7 @@
 Commun. E91-B(4), 2008, Sect. 4) as functions, and the one definition of convergence
 time its experiments use.
 
-    from tcpsim import quick_vegas as qv
+    from tcpsim.reproduce import quick_vegas as qv
 
     mu_d = qv.bdp_packets(5e6)                      # 5 Mb BDP, 1000-byte packets: 625
     qv.critical_window_vegas(mu_d)                  # Eq. (6): 50.50 packets
@@ -25,7 +25,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import metrics
+from .. import metrics
 
 __all__ = [
     "bdp_packets",
