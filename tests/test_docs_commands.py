@@ -88,10 +88,7 @@ def scratch(tmp_path_factory):
 
 @pytest.fixture
 def checkout(scratch, monkeypatch):
-    from tcpsim import sweep
-
     monkeypatch.chdir(scratch)
-    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT", 2.0)
     monkeypatch.setenv("TCPSIM_CONNECT_TIMEOUT", "2")
     return scratch
 

@@ -408,14 +408,16 @@ def test_a_killed_sweep_resumes_without_redoing_or_losing_work(tmp_path, small_s
 
 def test_failed_runs_are_reported_kept_and_retried_alone(small_sweep, tmp_path, monkeypatch):
     out = tmp_path / "out"
-    real = sweep_mod._execute
+    from tcpsim.sweep import executors
+
+    real = executors._execute
 
     def flaky(task):
         if task["params"]["seed"] == 2:
             raise RuntimeError("boom")
         return real(task)
 
-    monkeypatch.setattr(sweep_mod, "_execute", flaky)
+    monkeypatch.setattr(executors, "_execute", flaky)
     with pytest.raises(SweepError) as err:
         run_sweep(small_sweep, out, workers=1, progress=False)
     assert "4 of 8 runs failed" in str(err.value) and "RuntimeError: boom" in str(err.value)
@@ -424,7 +426,7 @@ def test_failed_runs_are_reported_kept_and_retried_alone(small_sweep, tmp_path, 
     done = _attempts(out)
     assert len(done) == 4
 
-    monkeypatch.setattr(sweep_mod, "_execute", real)
+    monkeypatch.setattr(executors, "_execute", real)
     table = run_sweep(small_sweep, out, workers=1, progress=False)
     assert len(table) == 8
     assert set(table.index[table["reused"]]) == set(done)
@@ -497,6 +499,32 @@ def test_cli_runs_a_spec_and_prints_means(tmp_path, small_scenario, capsys):
     assert len(load_sweep(out)) == 4
     assert _cli(spec, "--out", out) == 0
     assert "4 runs (0 computed, 4 reused)" in capsys.readouterr().out
+
+
+def test_cli_connect_timeout_is_handed_to_the_executor(tmp_path, small_scenario, capsys,
+                                                       monkeypatch):
+    """``--connect-timeout`` travels as an argument from the command to the Dask
+    connection; without it the connection waits ``TCPSIM_CONNECT_TIMEOUT`` seconds."""
+    pytest.importorskip("distributed")
+    from tcpsim.sweep import executors
+
+    waited = []
+
+    def unreachable(distributed, scheduler, timeout):
+        waited.append(timeout)
+        raise SweepError(f"cannot connect to the Dask scheduler {scheduler}: refused")
+
+    monkeypatch.setattr(executors, "_connect", unreachable)
+    spec = _spec(tmp_path, 'seeds = [1]\n', small_scenario)
+    args = ["--out", tmp_path / "out", "--scheduler", "tcp://127.0.0.1:1"]
+    assert _cli(spec, *args, "--connect-timeout", "7.5") == 1
+    monkeypatch.setenv("TCPSIM_CONNECT_TIMEOUT", "3")
+    assert _cli(spec, *args) == 1
+    monkeypatch.delenv("TCPSIM_CONNECT_TIMEOUT")
+    assert _cli(spec, *args) == 1
+    assert waited == [7.5, 3.0, executors.DEFAULT_CONNECT_TIMEOUT]
+    assert _cli(spec, *args, "--connect-timeout", "0") == 2
+    assert "--connect-timeout must be a positive number" in capsys.readouterr().err
 
 
 def test_cli_quiet_and_dry_run(tmp_path, small_scenario, capsys):

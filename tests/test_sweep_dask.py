@@ -303,10 +303,13 @@ def test_dask_client_resumes_a_local_sweep_and_cli_scheduler(two_workers, tmp_pa
 def test_unreachable_scheduler_is_a_sweep_error(tmp_path, monkeypatch):
     import socket
 
-    monkeypatch.setattr(sweep_mod, "CONNECT_TIMEOUT", 2)
     with socket.socket() as s:  # a free port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    with pytest.raises(sweep_mod.SweepError, match="cannot connect to the Dask scheduler"):
+        run_sweep(_sweep(seeds=[1]), tmp_path / "o", scheduler=f"tcp://127.0.0.1:{port}",
+                  connect_timeout=2, progress=False)
+    monkeypatch.setenv("TCPSIM_CONNECT_TIMEOUT", "2")  # the default when none is given
     with pytest.raises(sweep_mod.SweepError, match="cannot connect to the Dask scheduler"):
         run_sweep(_sweep(seeds=[1]), tmp_path / "o", scheduler=f"tcp://127.0.0.1:{port}",
                   progress=False)

@@ -166,9 +166,9 @@ def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], pr
         if scheduler and tasks:  # no connection when every traced run is cached
             import distributed
 
-            from ..sweep.executors import _connect
+            from ..sweep.executors import _connect, default_connect_timeout
 
-            with _connect(distributed, scheduler) as client:
+            with _connect(distributed, scheduler, default_connect_timeout()) as client:
                 futs = [client.submit(_traced_task, t, key=f"tcpsim-trace-{t['run_id']}") for t in tasks]
                 # the client's loop: our client is not the default one (set_as_default=False),
                 # and as_completed without a loop looks for a default client

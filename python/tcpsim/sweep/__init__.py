@@ -41,13 +41,12 @@ processes, Dask, progress bar), `runner` (`run_sweep`) and `cli` (``tcpsim sweep
 
 from __future__ import annotations
 
-# Every name of the former single module stays importable from here (the tests replace
-# `_execute` and `CONNECT_TIMEOUT` here; `executors` looks them up on this package).
+# Every name of the former single module stays importable from here.
 from .spec import Run, Sweep, SweepError, run_id  # noqa: F401
 from .keys import canonical_toml  # noqa: F401
 from .metrics import METRICS, METRICS_VERSION, run_metrics  # noqa: F401
 from .store import LAYOUT_VERSION, MARKER, _Lock, default_out, is_finished, load_sweep  # noqa: F401
-from .executors import CONNECT_TIMEOUT, _execute  # noqa: F401
+from .executors import DEFAULT_CONNECT_TIMEOUT  # noqa: F401
 from .runner import SeedWarning, identical_seed_points, run_sweep  # noqa: F401
 from .cli import CLI_EPILOG, add_cli, cli_main, format_sweep  # noqa: F401
 

@@ -90,12 +90,8 @@ def cli_main(args) -> int:
             print(_dry_run_listing(sweep, runs, out / "runs"))
         return 0
 
-    if args.connect_timeout is not None:
-        if not args.connect_timeout > 0:
-            return fail("--connect-timeout must be a positive number of seconds", 2)
-        from .. import sweep as package
-
-        package.CONNECT_TIMEOUT = args.connect_timeout
+    if args.connect_timeout is not None and not args.connect_timeout > 0:
+        return fail("--connect-timeout must be a positive number of seconds", 2)
     # a bar on a terminal; plain lines now and then in logs and CI
     progress = False if args.quiet else (True if sys.stderr.isatty() else "plain")
     import warnings
@@ -103,7 +99,8 @@ def cli_main(args) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", SeedWarning)
-            table = run_sweep(sweep, out, scheduler=args.scheduler, workers=args.workers,
+            table = run_sweep(sweep, out, scheduler=args.scheduler,
+                              connect_timeout=args.connect_timeout, workers=args.workers,
                               progress=progress)
         for w in caught:
             if issubclass(w.category, SeedWarning):

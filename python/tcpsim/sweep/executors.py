@@ -17,19 +17,19 @@ from .metrics import METRICS_VERSION, run_metrics
 from .spec import SweepError
 from .store import LAYOUT_VERSION, _hostname, _install_run, _iso, _write_payload
 
-#: Seconds to wait for a Dask scheduler to answer (``TCPSIM_CONNECT_TIMEOUT`` or
-#: ``tcpsim sweep --connect-timeout`` change it).
-CONNECT_TIMEOUT = 30.0
-try:
-    CONNECT_TIMEOUT = float(os.environ.get("TCPSIM_CONNECT_TIMEOUT", CONNECT_TIMEOUT))
-except ValueError:  # pragma: no cover - a malformed variable keeps the default
-    pass
+#: Seconds to wait for a Dask scheduler to answer, unless the environment variable
+#: ``TCPSIM_CONNECT_TIMEOUT`` says otherwise (`default_connect_timeout`); a sweep's own
+#: ``connect_timeout`` (``tcpsim sweep --connect-timeout``) overrides both.
+DEFAULT_CONNECT_TIMEOUT = 30.0
 
 
-def _package():
-    """The `tcpsim.sweep` package. `_execute` and `CONNECT_TIMEOUT` are looked up on it
-    when used, so that replacing them there (as tests do) takes effect here."""
-    return sys.modules[__package__]
+def default_connect_timeout() -> float:
+    """``TCPSIM_CONNECT_TIMEOUT`` (seconds) when set to a number, else
+    `DEFAULT_CONNECT_TIMEOUT`."""
+    try:
+        return float(os.environ.get("TCPSIM_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT))
+    except ValueError:  # a malformed variable keeps the default
+        return DEFAULT_CONNECT_TIMEOUT
 
 
 # ============================================================================ one run
@@ -67,7 +67,7 @@ def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
 
 def _run_task_local(task: Dict[str, Any]) -> Dict[str, Any]:
     """Local executor task: runs the scenario and installs the run directory itself."""
-    results, marker = _package()._execute(task)
+    results, marker = _execute(task)
     installed = _install_run(Path(task["runs_dir"]), task["run_id"], results._write_files, marker)
     return {"run_id": task["run_id"], "installed": installed}
 
@@ -75,7 +75,7 @@ def _run_task_local(task: Dict[str, Any]) -> Dict[str, Any]:
 def _run_task_remote(task: Dict[str, Any]) -> Dict[str, Any]:
     """Dask task: runs the scenario and returns the files of its results directory
     (``{name: bytes}``) and its marker; the client installs them."""
-    results, marker = _package()._execute(task)
+    results, marker = _execute(task)
     with tempfile.TemporaryDirectory(prefix="tcpsim-run-") as tmp:
         results._write_files(Path(tmp))
         files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
@@ -179,28 +179,28 @@ def _kill_pool(pool) -> None:
             pass
 
 
-def _connect(distributed, scheduler: Optional[str]):
+def _connect(distributed, scheduler: Optional[str], timeout: float):
     """A new Client of `scheduler` (a LocalCluster when None); SweepError if it cannot
-    be reached within `CONNECT_TIMEOUT` seconds or the address is malformed."""
+    be reached within `timeout` seconds or the address is malformed."""
     try:
         if scheduler:
-            return distributed.Client(scheduler, timeout=_package().CONNECT_TIMEOUT,
-                                      set_as_default=False)
+            return distributed.Client(scheduler, timeout=timeout, set_as_default=False)
         return distributed.Client(set_as_default=False)  # a LocalCluster
     except (OSError, TimeoutError, ValueError) as e:
         raise SweepError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
 
 
-def check_scheduler(scheduler: str) -> None:
-    """Connects to `scheduler` and disconnects: a sweep given a scheduler fails when it
-    cannot reach it, even when every run is already finished and nothing is sent."""
+def check_scheduler(scheduler: str, connect_timeout: float) -> None:
+    """Connects to `scheduler` (waiting at most `connect_timeout` seconds) and
+    disconnects: a sweep given a scheduler fails when it cannot reach it, even when every
+    run is already finished and nothing is sent."""
     try:
         import distributed
     except ImportError:
         raise SweepError(
             "the Dask executor needs dask.distributed: pip install \"dask[distributed]\""
         ) from None
-    client = _connect(distributed, scheduler)
+    client = _connect(distributed, scheduler, connect_timeout)
     try:
         client.close()
     except Exception:  # pragma: no cover - closing a connected client
@@ -208,8 +208,8 @@ def check_scheduler(scheduler: str) -> None:
 
 
 def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Optional[str],
-              workers: Optional[int], retries: int, done: Callable[[str], None],
-              failed: Callable[[str, str], None]) -> None:
+              connect_timeout: float, workers: Optional[int], retries: int,
+              done: Callable[[str], None], failed: Callable[[str, str], None]) -> None:
     import asyncio
 
     try:
@@ -220,7 +220,7 @@ def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Op
         ) from None
     own = None
     if client is None:
-        own = client = _connect(distributed, scheduler)
+        own = client = _connect(distributed, scheduler, connect_timeout)
     futures = []
     try:
         if workers:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from ..results import PathLike, Results, _atomic_write
-from .executors import _Progress, _run_dask, _run_local, check_scheduler
+from .executors import _Progress, _run_dask, _run_local, check_scheduler, default_connect_timeout
 from .metrics import METRICS
 from .spec import Sweep, SweepError
 from .store import (_Lock, _clean, _jsonable, _read_marker, _sweep_record, _table, _write_json,
@@ -22,6 +22,7 @@ def run_sweep(
     executor: Optional[str] = None,
     client=None,
     scheduler: Optional[str] = None,
+    connect_timeout: Optional[float] = None,
     workers: Optional[int] = None,
     progress: Union[bool, str, Callable[[int, int], object]] = True,
     metrics: Optional[Callable[[Results], Mapping[str, Any]]] = None,
@@ -39,6 +40,8 @@ def run_sweep(
         client: a ``distributed.Client`` to run on (not closed afterwards).
         scheduler: address of a Dask scheduler, ``"tcp://HOST:PORT"``; without `client`
             and `scheduler`, ``executor="dask"`` starts a local Dask cluster.
+        connect_timeout: seconds to wait for `scheduler` to answer (default: the
+            environment variable ``TCPSIM_CONNECT_TIMEOUT``, else 30).
         workers: local: number of processes (default ``os.cpu_count()``; 1 runs in this
             process). Dask: wait until this many workers have joined before submitting.
         progress: show a tqdm progress bar on standard error (runs done / total);
@@ -68,6 +71,10 @@ def run_sweep(
         raise ValueError(f"executor must be 'local' or 'dask', not {executor!r}")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    if connect_timeout is None:
+        connect_timeout = default_connect_timeout()
+    elif not connect_timeout > 0:
+        raise ValueError(f"connect_timeout must be a positive number of seconds, not {connect_timeout!r}")
 
     runs = sweep.runs()  # validates every run before anything starts
     out = Path(out_dir) if out_dir is not None else default_out(sweep)
@@ -104,14 +111,15 @@ def run_sweep(
             for r in todo
         ]
         if executor == "dask" and not tasks and client is None and scheduler:
-            check_scheduler(scheduler)  # unreachable is an error even with nothing to run
+            check_scheduler(scheduler, connect_timeout)  # unreachable is an error even with nothing to run
         try:
             if tasks:
                 if executor == "local":
                     n = workers or os.cpu_count() or 1
                     _run_local(tasks, n, done, failed, lock.fd)
                 else:
-                    _run_dask(tasks, runs_dir, client, scheduler, workers, retries, done, failed)
+                    _run_dask(tasks, runs_dir, client, scheduler, connect_timeout, workers, retries,
+                              done, failed)
         finally:
             bar.close()
 
