@@ -613,3 +613,21 @@ def test_coefficient_of_variation_series_with_time_window():
     assert m.coefficient_of_variation(s) == pytest.approx(np.std([9, 1, 3]) / np.mean([9, 1, 3]))
     with pytest.raises(ValueError, match="indexed by time"):
         m.coefficient_of_variation([1.0, 2.0], start=0.0)
+
+
+def test_docstring_examples_of_every_metrics_module():
+    """The worked examples in the docstrings (docs/metrics.md points readers at them)
+    run as doctests, module by module of the package."""
+    import doctest
+    import importlib
+    import pkgutil
+
+    attempted = 0
+    for info in pkgutil.iter_modules(m.__path__):
+        module = importlib.import_module(f"{m.__name__}.{info.name}")
+        result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.failed == 0, f"{module.__name__}: {result.failed} doctest(s) failed"
+        attempted += result.attempted
+    assert attempted >= 24
+    assert sorted(m.__all__) == sorted(set(m.__all__))
+    assert all(callable(getattr(m, name)) for name in m.__all__)

@@ -1,0 +1,102 @@
+"""Performance metrics of the reference documents, over numpy arrays and tcpsim result tables.
+
+Every metric is defined exactly as in one of the reference documents
+(``shared/reference/*.md``, raw text in ``shared/seeds/``), which are cited by number:
+
+====  ======================================================================================
+000   C.-W. Chang, *TCP Performance Analysis and Fairness Improvement in Different
+      Congestion Control Methods*, M.S. thesis, NCTU, 2004 (Reno/Vegas, dynamic RED).
+001   Y.-C. Chan, C.-L. Lin, C.-Y. Ho, *Quick Vegas: Improving Performance of TCP Vegas
+      for High Bandwidth-Delay Product Networks*, IEICE Trans. Commun. E91-B(4), 2008.
+002   R. M. Arora, *TCP/IP Networks with ECN over AQM*, M.Eng. thesis, Carleton, 2003
+      (§2.3 "Performance Characteristics").
+003   C. Zhang, V. Tsaoussidis, *Improving TCP Smoothness by Synchronized and
+      Measurement-based Congestion Avoidance*, NOSSDAV 2003 (§4.2 "Performance Metrics").
+004   NS-2 study of TCP Vegas, Sack and Fack under DropTail and RED (§II metrics).
+====  ======================================================================================
+
+Two kinds of functions:
+
+* pure functions of numbers or arrays (`jain_index`, `worst_case_fairness`,
+  `coefficient_of_variation`, `throughput_ratio`, `improvement_percent`,
+  `convergence_time`, `utilization`, `packet_loss_rate`, ...), which raise `ValueError` on
+  empty input, negative or non-finite values, and zero denominators;
+* table functions that take a tcpsim result table (or a `tcpsim.Results`, from which the
+  right table is taken): `throughput_series`, `window_throughput`, `throughput`, `goodput`,
+  `loss_rate`, `drop_rates`, `mean_queueing_delay`, `link_utilization`,
+  `group_throughput_ratio`. They return pandas objects indexed by flow, queue or link
+  name. An empty table raises `ValueError`; a single row whose denominator is zero (a
+  queue that saw no packet, say) gives NaN in that row rather than failing the table.
+
+Each metric's definition, source, units and worked example (a doctest) live side by side
+in its docstring, in one module per subject; every name is importable from here
+(``tcpsim.metrics.jain_index``):
+
+* `fairness` — Jain's index, worst-case fairness, coefficient of variation, short-term
+  fairness, throughput ratios between groups, improvement percentages;
+* `convergence` — `convergence_time`;
+* `rates` — throughput and goodput (from counts and from the flows table),
+  aggregate goodput, retransmission ratio, throughput over time and within windows;
+* `links` — link utilization;
+* `queues` — packet loss and drop rates, queueing delay.
+
+Throughput from the time series: the monitor's ``delivered_bytes`` sample at time ``t``
+is the payload delivered *in order* to the receiver during the interval ``(t - I, t]``
+(``I`` = the monitor interval). `throughput_series` turns it into bits per second,
+``8 * delivered_bytes / I`` — document 003's "allotted throughput ``throughput_i(t)``" —
+on which `short_term_fairness`, `coefficient_of_variation` and `window_throughput` work.
+
+See ``docs/metrics.md`` for the same definitions with worked examples and the places
+where a document's printed numbers disagree with its own formula.
+"""
+
+from __future__ import annotations
+
+from ._inputs import ArrayLike
+from .fairness import (
+    jain_index, worst_case_fairness, coefficient_of_variation,
+    mean_coefficient_of_variation, jain_index_series, short_term_fairness, throughput_ratio,
+    group_throughput_ratio, improvement_percent,
+)
+from .convergence import convergence_time
+from .rates import (
+    throughput_bps, goodput_bps, throughput, goodput, aggregate_goodput,
+    retransmission_ratio, throughput_series, window_throughput,
+)
+from .links import utilization, link_utilization
+from .queues import (
+    packet_loss_rate, loss_rate, drop_rates, queueing_delay, mean_queueing_delay,
+)
+
+__all__ = [
+    # fairness
+    "jain_index",
+    "worst_case_fairness",
+    "coefficient_of_variation",
+    "mean_coefficient_of_variation",
+    "jain_index_series",
+    "short_term_fairness",
+    "throughput_ratio",
+    "group_throughput_ratio",
+    "improvement_percent",
+    # convergence
+    "convergence_time",
+    # rates
+    "throughput_bps",
+    "goodput_bps",
+    "throughput",
+    "goodput",
+    "aggregate_goodput",
+    "retransmission_ratio",
+    "throughput_series",
+    "window_throughput",
+    # links
+    "utilization",
+    "link_utilization",
+    # queues
+    "packet_loss_rate",
+    "loss_rate",
+    "drop_rates",
+    "queueing_delay",
+    "mean_queueing_delay",
+]
