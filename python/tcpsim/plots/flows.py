@@ -1,0 +1,148 @@
+"""Plots of flows: congestion window and throughput of each flow over time, and
+from the flows table the CDF of per-flow goodput and the throughput-delay
+scatter, which also compare several runs.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ..results import PathLike, Results
+from .series import CWND, DELIVERED, _duration, _flow_order, _metric, sampling_interval
+from .style import MAX_LEGEND, _legend, _new_axes, _no_data, _save, _style, flow_styles
+
+
+def _draw_flows(ax, wide: pd.DataFrame, order: List[str], *, step: bool = False) -> Optional[str]:
+    """One line per flow with a label, or, for more than MAX_LEGEND flows, thin grey lines
+    with the median and the 10-90th percentile band across flows. Returns a legend title
+    for the aggregate view."""
+    if not order:
+        return None
+    if len(order) <= MAX_LEGEND:
+        for name, (color, dash) in zip(order, flow_styles(len(order))):
+            if step:
+                # each sample counts what happened in the interval ending at its time
+                ax.step(wide.index, wide[name], where="pre", label=name, linewidth=1,
+                        color=color, linestyle=dash)
+            else:
+                ax.plot(wide.index, wide[name], label=name, linewidth=1, color=color, linestyle=dash)
+        return None
+    data = wide[order]
+    x = data.index.to_numpy(dtype=float)
+    alpha = max(0.08, min(0.3, 12.0 / len(order)))
+    ax.plot(x, data.to_numpy(dtype=float), color="0.45", linewidth=0.5, alpha=alpha)
+    ax.plot([], [], color="0.45", linewidth=0.8, label="each flow")
+    values = data.to_numpy(dtype=float)
+    with np.errstate(all="ignore"):
+        lo, med, hi = np.nanpercentile(values, [10, 50, 90], axis=1)
+    ax.fill_between(x, lo, hi, color="C0", alpha=0.3, linewidth=0,
+                    label="10th-90th percentile")
+    ax.plot(x, med, color="C0", linewidth=1.8, label="median")
+    return f"{len(order)} flows"
+
+
+def plot_cwnd(results: Results, path: Optional[PathLike] = None, *,
+              flows: Optional[Iterable[str]] = None, ax=None) -> Figure:
+    """Congestion window (packets) of each flow vs time."""
+    fig, ax = _new_axes(ax)
+    metric = _metric(results, CWND)
+    wide = results.series(metric, flows) if metric else pd.DataFrame()
+    if wide.empty:
+        _no_data(ax, "cwnd samples")
+    legend_title = _draw_flows(ax, wide, _flow_order(results, wide))
+    _style(ax, "Congestion window", "time (s)", "cwnd (packets)", right=_duration(results, wide))
+    _legend(ax, legend_title)
+    return _save(fig, path)
+
+
+def plot_throughput(results: Results, path: Optional[PathLike] = None, *,
+                    flows: Optional[Iterable[str]] = None, average: Optional[float] = 1.0,
+                    ax=None) -> Figure:
+    """Per-flow throughput (Mbit/s) from the bytes delivered in each sampling interval.
+
+    In-order delivery is bursty (a recovered hole releases a window at once), so each
+    curve is a centred moving average over `average` seconds (None: raw intervals)."""
+    fig, ax = _new_axes(ax)
+    metric = _metric(results, DELIVERED)
+    wide = results.series(metric, flows) if metric else pd.DataFrame()
+    interval = sampling_interval(results) if not wide.empty else None
+    if wide.empty or interval is None:
+        _no_data(ax, "delivered_bytes samples")
+        wide = pd.DataFrame()
+    mbps = wide * 8.0 / interval / 1e6 if interval else wide
+    samples = max(1, int(round(average / interval))) if (average and interval) else 1
+    if samples > 1:
+        mbps = mbps.rolling(samples, min_periods=1, center=True).mean()
+        how = f"{samples * interval:g} s average"
+    else:
+        how = f"per {interval * 1e3:g} ms" if interval else ""
+    legend_title = _draw_flows(ax, mbps, _flow_order(results, mbps), step=samples <= 1)
+    label = f"throughput (Mbit/s, {how})" if how else "throughput (Mbit/s)"
+    _style(ax, "Per-flow throughput (goodput)", "time (s)", label, right=_duration(results, mbps))
+    _legend(ax, legend_title)
+    return _save(fig, path)
+
+
+def _runs(results, labels: Optional[Sequence[str]]) -> List[Tuple[str, Results]]:
+    """(label, results) pairs from one `Results` or a list (or dict label -> Results)."""
+    if isinstance(results, Results):
+        return [(labels[0] if labels else "", results)]
+    if isinstance(results, dict):
+        return [(str(k), v) for k, v in results.items()]
+    runs = list(results)
+    names = list(labels) if labels is not None else [f"run {i + 1}" for i in range(len(runs))]
+    if len(names) != len(runs):
+        raise ValueError(f"{len(runs)} results but {len(names)} labels")
+    return list(zip(names, runs))
+
+
+def plot_goodput_cdf(results, path: Optional[PathLike] = None, *,
+                     labels: Optional[Sequence[str]] = None, ax=None) -> Figure:
+    """Empirical CDF of per-flow goodput (Mbit/s): the fraction of flows whose goodput is
+    at most x. `results` is one `Results`, a list of them (with `labels`) or a dict
+    ``{label: Results}``, one step curve each — the usual way to compare how evenly
+    several runs share a link (a vertical step: every flow got the same)."""
+    fig, ax = _new_axes(ax, figsize=(7, 4.5))
+    runs = _runs(results, labels)
+    for (label, r), (color, dash) in zip(runs, flow_styles(len(runs))):
+        gp = np.sort(r.flows["goodput_bps"].to_numpy(dtype=float) / 1e6)
+        if gp.size == 0:
+            continue
+        frac = np.arange(1, gp.size + 1) / gp.size
+        # from 0 at the smallest value to 1 at the largest, flat beyond
+        ax.step(np.concatenate([[gp[0]], gp]), np.concatenate([[0.0], frac]), where="post",
+                color=color, linestyle=dash, linewidth=1.5,
+                label=f"{label} ({gp.size} flows)" if label else f"{gp.size} flows")
+    _style(ax, "Per-flow goodput", "goodput (Mbit/s)", "fraction of flows (CDF)", left0=False)
+    ax.set_ylim(0, 1.0)
+    _legend(ax, None, outside=len(runs) > 6)
+    return _save(fig, path)
+
+
+def plot_throughput_delay(results, path: Optional[PathLike] = None, *,
+                          labels: Optional[Sequence[str]] = None, ax=None) -> Figure:
+    """Throughput–delay scatter: each flow's goodput (Mbit/s) against its mean RTT (ms,
+    from its RTT samples; flows without samples, such as CBR, are left out). `results`
+    as in `plot_goodput_cdf`, one colour and marker per run: the trade-off AQM studies
+    show (a shorter queue lowers the delay for a little throughput)."""
+    fig, ax = _new_axes(ax, figsize=(7, 4.5))
+    runs = _runs(results, labels)
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
+    for i, ((label, r), (color, _)) in enumerate(zip(runs, flow_styles(len(runs)))):
+        f = r.flows
+        f = f[np.isfinite(f["rtt_mean_s"].astype(float))] if "rtt_mean_s" in f else f.iloc[0:0]
+        if f.empty:
+            continue
+        ax.scatter(f["rtt_mean_s"].astype(float) * 1e3, f["goodput_bps"].astype(float) / 1e6,
+                   s=28, color=color, marker=markers[i % len(markers)], alpha=0.85,
+                   label=f"{label} ({len(f)} flows)" if label else None)
+    if not ax.collections:
+        _no_data(ax, "RTT samples")
+    _style(ax, "Throughput and delay per flow", "mean RTT (ms)", "goodput (Mbit/s)", left0=False)
+    if len(runs) > 1:
+        _legend(ax, None, outside=len(runs) > 6)
+    return _save(fig, path)
