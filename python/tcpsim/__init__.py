@@ -31,7 +31,27 @@ from .scenario import (
     Trace,
     flow_class,
 )
-from .sweep import Sweep, load_sweep, run_sweep
+
+#: Names loaded on first use (PEP 562), so that ``import tcpsim`` does not load the sweep
+#: machinery (its spec, store, executors and command line) until a sweep is asked for:
+#: the subpackage `tcpsim.sweep` itself and the names taken from it.
+_FROM_SWEEP = ("Sweep", "load_sweep", "run_sweep")
+
+
+def __getattr__(name: str):
+    if name == "sweep" or name in _FROM_SWEEP:
+        # Importing the subpackage also binds it here as `sweep`; the names are bound
+        # too, so later lookups find them directly.
+        from .sweep import Sweep, load_sweep, run_sweep
+
+        globals().update(Sweep=Sweep, load_sweep=load_sweep, run_sweep=run_sweep)
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"sweep", *_FROM_SWEEP})
+
 
 __all__ = [
     "RED",

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
-from . import _core
+from ._core import ScenarioError, run_toml, validate_toml
+from ._core import default_limits as core_default_limits
 from .results import PathLike, Results
 
 ScenarioLike = Union[str, "os.PathLike[str]"]
@@ -48,7 +49,7 @@ def read_text(path: Path) -> str:
         line = data.count(b"\n", 0, e.start) + 1
         column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         what = "a binary file" if b"\0" in data[:4096] else "not UTF-8 text"
-        raise _core.ScenarioError(
+        raise ScenarioError(
             f"{path}, line {line}: {what}: byte 0x{data[e.start]:02x} at column {column} is "
             "not UTF-8 (scenario and sweep files are UTF-8 TOML)"
         ) from None
@@ -59,7 +60,7 @@ def default_limits() -> Dict[str, int]:
     (bytes) and ``max_samples`` (time-series values the monitor may record). A scenario
     whose estimate exceeds one is refused before it runs (`tcpsim.ScenarioError` saying
     what is big); `run` and `validate` take either limit to raise or lower it."""
-    memory, samples = _core.default_limits()
+    memory, samples = core_default_limits()
     return {"max_memory": memory, "max_samples": samples}
 
 
@@ -68,7 +69,7 @@ def validate(scenario: ScenarioLike, *, max_memory: Optional[int] = None,
     """Checks a scenario without running it, including its estimated cost against the
     limits (see `default_limits`); raises `tcpsim.ScenarioError` if invalid."""
     text, name = read_scenario(scenario)
-    _core.validate_toml(text, name, max_memory=max_memory, max_samples=max_samples)
+    validate_toml(text, name, max_memory=max_memory, max_samples=max_samples)
 
 
 def run(
@@ -107,7 +108,7 @@ def run(
     if progress is True:
         raw = run_with_progress(text, name, label, out, limits, delay=0.5)
     else:
-        raw = _core.run_toml(text, name, progress if callable(progress) else None, output_dir=out, **limits)
+        raw = run_toml(text, name, progress if callable(progress) else None, output_dir=out, **limits)
     results = Results.from_core(raw, scenario_text=text)
     if out is not None:
         results.save(out, csv=csv)
@@ -120,11 +121,11 @@ def run_with_progress(text: str, name: str, label: str, out: Optional[PathLike],
     after `delay` seconds) on a terminal, plain lines now and then elsewhere."""
     if sys.stderr.isatty():
         with ProgressBar(label, delay=delay) as bar:
-            return _core.run_toml(text, name, bar.update, output_dir=out, **limits)
+            return run_toml(text, name, bar.update, output_dir=out, **limits)
     from ._progress import PlainProgress
 
     plain = PlainProgress(label, 1.0, "simulated time", percent=True)
-    raw = _core.run_toml(text, name, plain.update, output_dir=out, **limits)
+    raw = run_toml(text, name, plain.update, output_dir=out, **limits)
     plain.n = 1.0
     plain.finish()
     return raw

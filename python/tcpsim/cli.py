@@ -54,10 +54,10 @@ examples:
 
 def _memory_size(text: str) -> int:
     """A size with the scenario files' units ("16GiB"), in bytes."""
-    from . import _core
+    from ._core import parse_quantity
 
     try:
-        return _core.parse_quantity("size", text)[0]
+        return parse_quantity("size", text)[0]
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
@@ -205,7 +205,7 @@ def _main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
-        from . import __version__
+        from ._core import __version__
 
         print(f"tcpsim {__version__}")
         return 0
@@ -240,9 +240,8 @@ def _fail(message: str, status: int = 2) -> int:
 
 
 def _cmd_run(args) -> int:
-    from . import ScenarioError
+    from ._core import ScenarioError, run_toml
     from .api import read_scenario, run_with_progress
-    from . import _core
     from .results import Results
 
     try:
@@ -263,7 +262,7 @@ def _cmd_run(args) -> int:
     try:
         limits = {"max_memory": args.max_memory, "max_samples": args.max_samples}
         if args.quiet:
-            raw = _core.run_toml(text, name, None, output_dir=out, **limits)
+            raw = run_toml(text, name, None, output_dir=out, **limits)
         else:  # a bar on a terminal, a plain line now and then in logs and CI
             raw = run_with_progress(text, name, label, out, limits, delay=1.0)
     except ScenarioError as e:
@@ -323,8 +322,8 @@ def _cmd_validate(args) -> int:
     """Checks scenarios and sweep specs. A sweep spec is expanded and every run
     validated, as `tcpsim sweep --dry-run` does; results directories and other files
     are named for what they are, with the command that takes them."""
-    from . import ScenarioError, validate
-    from .api import read_scenario
+    from ._core import ScenarioError
+    from .api import read_scenario, validate
 
     status = 0
     for item in args.scenarios:

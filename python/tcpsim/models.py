@@ -31,7 +31,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from . import _core
+from ._core import ScenarioError, closest_name, model_markdown, models_json
 
 __all__ = [
     "Family",
@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 
-class UnknownModelError(_core.ScenarioError):
+class UnknownModelError(ScenarioError):
     """A model name or family that is not registered; the message names the closest
     registered one. A `tcpsim.ScenarioError` (so a `ValueError`)."""
 
@@ -136,7 +136,7 @@ class ModelSpec:
 
     def markdown_table(self) -> str:
         """The Markdown parameter table the core writes for this model."""
-        return _core.model_markdown(self.family.id, self.name)
+        return model_markdown(self.family.id, self.name)
 
     def defaults(self) -> Dict[str, Any]:
         """``{parameter: default}`` as TOML-ready values (strings with units for
@@ -154,7 +154,7 @@ class ModelSpec:
 
 @functools.lru_cache(maxsize=None)
 def _registry_text() -> str:
-    return _core.models_json()
+    return models_json()
 
 
 def registry_json() -> Dict[str, Any]:
@@ -288,7 +288,7 @@ def closest(word: str, candidates: Iterable[str]) -> Optional[str]:
     2 edits, or a third of the candidate's length): the core's scenario reader rule
     (``scenario/reader.rs``, ``closest``, with the strsim crate), called from here so
     Python and the core suggest the same names."""
-    return _core.closest_name(word, [str(c) for c in candidates])
+    return closest_name(word, [str(c) for c in candidates])
 
 
 # --------------------------------------------------------------------------- Model

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Union
 
 from ._toml import toml_key as _toml_key, toml_scalar as _toml_scalar
-from . import _core
+from ._core import ScenarioError, validate_toml
 from . import models as _models
 from .models import Model
 from .api import read_scenario
@@ -64,8 +64,6 @@ try:
     import tomllib
 except ImportError:  # Python < 3.11: the same parser, packaged as "tomli"
     import tomli as tomllib  # type: ignore[no-redef]
-
-ScenarioError = _core.ScenarioError
 
 Number = Union[int, float]
 Names = Union[str, List[str], None]
@@ -568,13 +566,13 @@ class Scenario(_Table):
         `tcpsim.ScenarioError` with exactly the message ``tcpsim.validate`` gives (file,
         line, key, what was expected)."""
         text, name = read_scenario(scenario)
-        _core.validate_toml(text, name)
+        validate_toml(text, name)
         return cls.from_dict(tomllib.loads(text))
 
     @classmethod
     def from_toml(cls, text: str) -> "Scenario":
         """Like `load`, for TOML text only (never taken for a path)."""
-        _core.validate_toml(text, "<string>")
+        validate_toml(text, "<string>")
         return cls.from_dict(tomllib.loads(text))
 
     @classmethod
@@ -619,7 +617,7 @@ class Scenario(_Table):
         and the TOML key (``flow[1].rate``)."""
         text = self.to_toml()
         try:
-            _core.validate_toml(text, _SOURCE, max_memory=max_memory, max_samples=max_samples)
+            validate_toml(text, _SOURCE, max_memory=max_memory, max_samples=max_samples)
         except ScenarioError as err:
             raise _python_error(err) from None
         return self

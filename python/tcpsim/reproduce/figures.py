@@ -165,13 +165,13 @@ def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) 
     against the bandwidth-delay product μd (packets of 1000 B: the axis's bottleneck rate
     × the experiment's BaseRTT), each case's runs as markers beside the analysis of
     Sect. 4: Vegas Eq. (6), Quick Vegas Eq. (10) (`tcpsim.reproduce.quick_vegas`)."""
-    from .. import _core
+    from .._core import parse_quantity
     from .quick_vegas import critical_window_quick_vegas, critical_window_vegas
 
     if not ex.base_rtt_s:
         raise ValueError(f"figure kind 'critical_window' needs [experiment.events] base_rtt_s in {ex.path}")
     pts = [str(v) for v in ex.points(plan.quick)]
-    mu_d = np.array([_core.parse_quantity("rate", p)[0] * ex.base_rtt_s / 8000.0 for p in pts])
+    mu_d = np.array([parse_quantity("rate", p)[0] * ex.base_rtt_s / 8000.0 for p in pts])
     grid = np.geomspace(max(mu_d.min() * 0.8, 1.0), mu_d.max() * 1.25, 100)
     curves = [("Vegas, Eq. (6)", critical_window_vegas), ("Quick Vegas, Eq. (10)", critical_window_quick_vegas)]
     return _theory_beside_simulation(

@@ -135,7 +135,7 @@ def agreement(ours: List[Verdict], theirs: List[Verdict]) -> Dict[str, Any]:
 def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str,
           ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None,
           readings: Optional[Dict[str, Dict[str, List[Verdict]]]] = None) -> List[Block]:
-    from .. import __version__
+    from .._core import __version__
 
     plan = outcome.plan
     twin = {v.check.id: v for v in ns2[1]} if ns2 else {}

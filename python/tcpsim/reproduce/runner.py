@@ -19,8 +19,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
-from .. import __build__
-from .._core import ScenarioError
+from .._core import ScenarioError, __build__
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
 from .measures import event_measures, window_measures, read_trace, run_measures, trace_counter_checks, trace_measures

@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from .. import _core
+from .._core import __build__, __version__, run_toml
 from ..results import Results
 from .metrics import METRICS_VERSION, run_metrics
 from .spec import SweepError
@@ -36,15 +36,13 @@ def default_connect_timeout() -> float:
 
 
 def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
-    from .. import __build__, __version__
-
     if task["version"] != __build__:
         raise RuntimeError(
             f"this worker has tcpsim {__build__} but the sweep was expanded with tcpsim "
             f"{task['version']}; install the same version everywhere"
         )
     started = time.time()
-    raw = _core.run_toml(task["text"], task["name"], None)
+    raw = run_toml(task["text"], task["name"], None)
     results = Results.from_core(raw, scenario_text=task["text"])
     marker = {
         "run_id": task["run_id"],

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
+from .._core import __build__
 from ..results import PathLike, Results, _atomic_write
 from .executors import _Progress, _run_dask, _run_local, check_scheduler, default_connect_timeout
 from .metrics import METRICS
@@ -99,8 +100,6 @@ def run_sweep(
         def failed(rid: str, why: str) -> None:
             failures[rid] = why
             bar.advance(failures)
-
-        from .. import __build__
 
         tasks = [
             {

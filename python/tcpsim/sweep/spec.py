@@ -16,8 +16,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.9/3.10
     import tomli as _toml  # type: ignore[no-redef]
 
-from .. import _core
-from .._core import ScenarioError
+from .._core import ScenarioError, __build__, validate_toml
 from ..api import read_scenario
 from ..results import PathLike
 from .keys import (
@@ -432,13 +431,13 @@ class Sweep:
         # The base as written (real line numbers), then in canonical form.
         if base_is_text:
             try:
-                _core.validate_toml(self._base_text, self.base_name)
+                validate_toml(self._base_text, self.base_name)
             except ScenarioError as e:
                 raise ScenarioError(f"{self.source}: base scenario: {e}") from None
         else:
             label = self.base_name
             try:
-                _core.validate_toml(canonical_toml(self.base), label)
+                validate_toml(canonical_toml(self.base), label)
             except ScenarioError as e:
                 raise ScenarioError(_strip_line(str(e), label)) from None
 
@@ -466,7 +465,7 @@ class Sweep:
         about) with their values, and the rest of the run's parameters."""
         label = self.source
         try:
-            _core.validate_toml(text, label)
+            validate_toml(text, label)
             return
         except ScenarioError as e:
             message = _strip_line(str(e), label)
@@ -552,6 +551,6 @@ def run_id(toml_text: str, version: Optional[str] = None) -> str:
     """The id of a run: 16 hex digits of SHA-256 over the tcpsim build (its version and
     the fingerprint of the simulator's sources, `tcpsim.__build__`) and the canonical
     scenario text, so that a cached run is reused only by the same simulator code."""
-    v = version if version is not None else _core.__build__
+    v = version if version is not None else __build__
     h = hashlib.sha256(f"tcpsim {v}\n".encode() + toml_text.encode("utf-8"))
     return h.hexdigest()[:16]

@@ -183,7 +183,7 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def _sweep_record(sweep: Sweep, runs: List[Run]) -> Dict[str, Any]:
-    from .. import __build__, __version__
+    from .._core import __build__, __version__
 
     return {
         "name": sweep.name,
