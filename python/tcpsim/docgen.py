@@ -5,7 +5,7 @@ marker and ``<!-- /registry -->`` is rewritten from the core's registry, the pro
 it is left alone:
 
 - ``<!-- registry:queue/red -->``: the parameter table of one model (family id / name,
-  as ``tcpsim models`` names them), the table the core writes (``registry::markdown_table``);
+  as ``tcpsim models`` names them), the table the core writes (``model::markdown_table``);
 - ``<!-- registry:keys/tcp_flow -->`` (also ``keys/link``, ``keys/flow``): the scenario
   keys that select a model in that table, with the registered models and the default;
 - ``<!-- registry:index -->``: every registered model by family, linked to its page.

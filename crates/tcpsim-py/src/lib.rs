@@ -75,7 +75,7 @@ fn limits(max_memory: Option<u64>, max_samples: Option<u64>) -> tcpsim::Limits {
 #[pyfunction]
 fn closest_name(word: &str, candidates: Vec<String>) -> Option<String> {
     let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
-    tcpsim::scenario::reader::closest(word, &refs).map(str::to_string)
+    tcpsim::words::closest(word, &refs).map(str::to_string)
 }
 
 /// The default limits on a run's estimated cost: (memory in bytes, time-series values).
@@ -136,7 +136,7 @@ fn validate_toml(text: &str, file_name: &str, max_memory: Option<u64>, max_sampl
 #[pyfunction]
 fn parse_quantity(kind: &str, text: &str) -> PyResult<(u64, &'static str)> {
     use tcpsim::queue::Limit;
-    use tcpsim::scenario::units::{self, Kind, Quantity};
+    use tcpsim::units::{self, Kind, Quantity};
     let kind = Kind::ALL
         .into_iter()
         .find(|k| k.name() == kind)
@@ -207,23 +207,24 @@ fn run_toml<'py>(
 /// The registry of models as JSON text: `{"families": [...], "models": [...]}` with every
 /// model's name, summary, source and parameters (type, choices, unit, default — times in
 /// seconds, rates in bit/s, sizes in bytes, limits as "50p" —, default_toml, min, max,
-/// doc, source). See `tcpsim::registry::to_json`.
+/// doc, source). See `tcpsim::catalogue::to_json`.
 #[pyfunction]
 fn models_json() -> String {
-    tcpsim::registry::to_json().to_string()
+    tcpsim::catalogue::to_json().to_string()
 }
 
 /// The Markdown parameter table of the model `name` of the family `family` (a family id
 /// such as "queue", "cc" or "agent", as in the JSON), as written in `docs/models/`.
 #[pyfunction]
 fn model_markdown(family: &str, name: &str) -> PyResult<String> {
-    use tcpsim::registry::{self, Family};
+    use tcpsim::catalogue;
+    use tcpsim::model::{self, Family};
     let fam = Family::ALL
         .into_iter()
         .find(|f| f.id() == family)
         .ok_or_else(|| PyValueError::new_err(format!("unknown model family {family:?}")))?;
-    registry::find(fam, name)
-        .map(registry::markdown_table)
+    catalogue::find(fam, name)
+        .map(model::markdown_table)
         .ok_or_else(|| PyValueError::new_err(format!("no {} named {name:?}", fam.title())))
 }
 

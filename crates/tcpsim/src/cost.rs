@@ -15,9 +15,11 @@
 //! the results on the 24 GiB machines this project runs on; `tcpsim-run --max-memory`,
 //! `--max-samples` and `tcpsim run` with the same options raise them.
 
+use crate::agent::Load;
 use crate::engine::time;
-use crate::queue::Limit;
-use crate::scenario::{FlowKind, Scenario, ScenarioError};
+use crate::model::{Chosen, ModelConfig};
+use crate::queue::{Limit, QueueModel};
+use crate::scenario::{Scenario, ScenarioError};
 use std::mem::size_of;
 
 /// What a run may use.
@@ -101,17 +103,17 @@ impl Routes {
 }
 
 /// The link direction `d` of `scenario`: (its link, its queue, where the queue is written).
-fn direction(scenario: &Scenario, d: u32) -> (&crate::scenario::LinkSpec, &crate::registry::ModelConfig, &(String, Option<usize>)) {
+fn direction(scenario: &Scenario, d: u32) -> (&crate::scenario::LinkSpec, &ModelConfig, &(String, Option<usize>)) {
     let l = &scenario.links[d as usize / 2];
     if d.is_multiple_of(2) {
-        (l, &l.models.queue_ab, &l.models.queue_ab_at)
+        (l, &l.models.queue_ab.config, &l.models.queue_ab_at)
     } else {
-        (l, &l.models.queue_ba, &l.models.queue_ba_at)
+        (l, &l.models.queue_ba.config, &l.models.queue_ba_at)
     }
 }
 
 /// Packets of `packet_size` bytes a queue holds at most (infinite without a limit).
-fn queue_packets(queue: &crate::registry::ModelConfig, packet_size: f64) -> f64 {
+fn queue_packets(queue: &ModelConfig, packet_size: f64) -> f64 {
     match queue.spec.param("limit").map(|_| queue.limit("limit")) {
         Some(Limit::Packets(n)) => n as f64,
         Some(Limit::Bytes(b)) => b as f64 / packet_size.max(1.0),
@@ -145,16 +147,11 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
     let smallest_packet = scenario
         .flows
         .iter()
-        .map(|f| match &f.kind {
-            FlowKind::Tcp(p) => p.ack_size.max(1),
-            FlowKind::Cbr(p) => p.packet_size.max(1),
-        })
+        .map(|f| f.source.config.shape().smallest_packet().max(1))
         .min()
         .unwrap_or(40) as f64;
     let mut events: f64 = scenario.links.iter().map(|l| 2.0 * 2.0 * l.rate_bps as f64 * duration_s / (8.0 * smallest_packet)).sum();
 
-    let per_tcp = (size_of::<crate::tcp::TcpSender>() + size_of::<crate::tcp::TcpReceiver>() + 512) as u64;
-    let per_cbr = (size_of::<crate::app::CbrSource>() + 256) as u64;
     let mut flow_fixed = 0u64;
     // First bursts: ns-2 send_much puts min(initial_window, max_window) packets in the
     // outbox at once when a flow starts; all flows may start together.
@@ -167,13 +164,12 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
         flow_fixed += f.name.len() as u64 + 2 * 64;
         let route = &routes.routes[data as usize];
         let round_trip: f64 = 2.0 * route.iter().map(|&d| time::to_secs(direction(scenario, d).0.delay)).sum::<f64>();
-        match &f.kind {
-            FlowKind::Tcp(p) => {
-                flow_fixed += per_tcp;
-                let size = f64::from(p.packet_size + p.header_size);
-                let limit = p.packets.map_or(f64::INFINITY, |n| n as f64 + 1.0);
-                let window = (p.max_window as f64).min(limit);
-                let burst = p.initial_window.max(1.0).min(window);
+        match f.source.config.load() {
+            Load::Window { packet_size, max_window, initial_window, agent_bytes } => {
+                flow_fixed += agent_bytes;
+                let size = f64::from(packet_size);
+                let window = max_window;
+                let burst = initial_window.max(1.0).min(window);
                 bursts += burst;
                 if largest_burst.is_none_or(|(b, _)| burst > b) {
                     largest_burst = Some((burst, f));
@@ -189,11 +185,11 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
                 entry.1 += burst;
                 entry.2 = entry.2.max(bound);
             }
-            FlowKind::Cbr(p) => {
-                flow_fixed += per_cbr;
-                let size = f64::from(p.packet_size.max(1));
+            Load::Rate { packet_size, rate_bps, agent_bytes } => {
+                flow_fixed += agent_bytes;
+                let size = f64::from(packet_size.max(1));
                 let active = time::to_secs(f.stop.unwrap_or(scenario.duration).min(scenario.duration).saturating_sub(f.start));
-                let sent = p.rate_bps as f64 * active / (8.0 * size) + 1.0;
+                let sent = rate_bps as f64 * active / (8.0 * size) + 1.0;
                 let held: f64 = route
                     .iter()
                     .map(|&d| {
@@ -281,20 +277,25 @@ pub fn samples(scenario: &Scenario) -> u64 {
     let mut series = 0u64;
     for f in &scenario.flows {
         if scenario.monitor.flows.includes(&f.name) {
-            // TCP: cwnd, ssthresh, srtt_s, delivered_bytes; CBR: delivered_bytes.
-            series += if matches!(f.kind, FlowKind::Tcp(_)) { 4 } else { 1 };
+            // The source's own variables (TCP: cwnd, ssthresh, srtt_s) and delivered_bytes.
+            series += f.source.config.sampled().len() as u64 + 1;
         }
     }
     for l in &scenario.links {
         for (from, to, queue) in [(l.a, l.b, &l.models.queue_ab), (l.b, l.a, &l.models.queue_ba)] {
             if scenario.monitor.queues.includes(&scenario.queue_name(from, to)) {
                 // queue_pkts, arrivals, early_drops, overflow_drops, marks, sojourn_s,
-                // utilization; RED: red_avg_pkts.
-                series += if queue.name() == "red" { 8 } else { 7 };
+                // utilization, and the discipline's own (RED: red_avg_pkts).
+                series += 7 + queue_series(queue).len() as u64;
             }
         }
     }
     times.saturating_mul(series.max(1))
+}
+
+/// The series a queue adds to the time series besides the link's.
+fn queue_series(queue: &Chosen<QueueModel>) -> &'static [&'static str] {
+    queue.model.series
 }
 
 fn saturate(x: f64) -> u64 {

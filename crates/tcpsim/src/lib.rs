@@ -4,24 +4,26 @@
 //! Data flows one way: scenario text → [`load_str`] (validation with file/line/key
 //! errors) → [`run`] (build + single-threaded deterministic engine) →
 //! [`results::RunResults`] (columnar tables). Every model is listed once in
-//! [`registry::MODELS`].
+//! [`catalogue`], above the models, which know only the vocabulary of [`model`].
 
 /// Fingerprint of the simulator's sources (build.rs): changes with any change of the code,
 /// so that caches of results never mix runs of different simulator code.
 pub const SOURCE_HASH: &str = env!("TCPSIM_SOURCE_HASH");
 
 pub mod agent;
-pub mod app;
 pub mod cost;
 pub mod engine;
 pub mod monitor;
 pub mod net;
 pub mod queue;
-pub mod registry;
+pub mod catalogue;
+pub mod model;
 pub mod results;
 pub mod scenario;
 pub mod sim;
 pub mod tcp;
+pub mod units;
+pub mod words;
 
 pub use cost::Limits;
 pub use results::{Column, RunResults, Table};

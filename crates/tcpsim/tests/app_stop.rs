@@ -5,10 +5,11 @@
 //!
 //! Script: no SYN, initial window 4, advertised window 100; packets 0..3 leave at t = 0.
 
-use tcpsim::registry::{self, Family};
+use tcpsim::catalogue::{chosen, default_tcp_sender};
+use tcpsim::tcp::recovery::RecoveryModel;
 use tcpsim::tcp::{AckInfo, TcpParams, TcpSender};
 
-/// Loss-recovery variants by registry name.
+/// Loss-recovery variants by catalogue name.
 #[derive(Debug, Clone, Copy)]
 enum RecoveryKind {
     Tahoe,
@@ -17,21 +18,21 @@ enum RecoveryKind {
 }
 
 impl RecoveryKind {
-    fn config(self) -> registry::ModelConfig {
+    fn build(self) -> Box<dyn tcpsim::tcp::recovery::LossRecovery> {
         let name = match self {
             RecoveryKind::Tahoe => "tahoe",
             RecoveryKind::Reno => "reno",
             RecoveryKind::NewReno => "newreno",
         };
-        registry::find(Family::Recovery, name).expect("registered").defaults()
+        chosen::<RecoveryModel>(name).build()
     }
 }
 
 const MS: u64 = 1_000_000_000;
 
 fn sender(recovery: RecoveryKind) -> TcpSender {
-    let params = TcpParams { recovery: recovery.config(), syn: false, initial_window: 4.0, max_window: 100, ..TcpParams::default() };
-    let mut s = TcpSender::new(params, 0.0);
+    let params = TcpParams { syn: false, initial_window: 4.0, max_window: 100, ..TcpParams::default() };
+    let mut s = TcpSender::new(params, recovery.build(), Box::new(tcpsim::tcp::cc::Reno), 0.0);
     s.start(0);
     assert_eq!(sent(&mut s), vec![0, 1, 2, 3]);
     s
@@ -101,7 +102,7 @@ fn stop_before_start_is_undone_by_start() {
     // ns-2: `advance 0` with maxseq_ = -1 sets curseq_ to 0; FTP `start` then sets it to
     // the infinite backlog again.
     let params = TcpParams { syn: false, ..TcpParams::default() };
-    let mut s = TcpSender::new(params, 0.0);
+    let mut s = default_tcp_sender(params, 0.0);
     s.stop();
     assert_eq!(s.state.curseq, 0);
     s.start(0);

@@ -22,7 +22,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tcpsim::load_str;
-use tcpsim::scenario::FlowKind;
+use tcpsim::agent::Load;
 use tcpsim::{Scenario, ScenarioError};
 
 const FILE: &str = "bad.toml";
@@ -1053,9 +1053,12 @@ fn cheap_enough(s: &Scenario) -> bool {
         && s.flows.len() <= 50
         && s.links.len() <= 100
         && s.links.iter().all(|l| l.rate_bps <= 100_000_000)
-        && s.flows.iter().all(|f| match &f.kind {
-            FlowKind::Cbr(c) => c.rate_bps / (8 * c.packet_size.max(1) as u64) <= 20_000,
-            FlowKind::Tcp(t) => t.clock_granularity >= 1_000_000 || t.min_rto >= 1_000_000_000,
+        && s.flows.iter().all(|f| match f.source.config.load() {
+            Load::Rate { rate_bps, packet_size, .. } => rate_bps / (8 * packet_size.max(1) as u64) <= 20_000,
+            Load::Window { .. } => {
+                let c = &f.source.chosen.config;
+                c.time("clock_granularity") >= 1_000_000 || c.time("min_rto") >= 1_000_000_000
+            }
         })
 }
 

@@ -16,16 +16,85 @@
 //!
 //! A timer carries two numbers the agent chooses, `timer` (which of its timers) and
 //! `generation` (to recognise stale ones: cancelling is lazy, as in the scheduler); the
-//! simulation only passes them back. A new kind of agent is one file here implementing
-//! [`Agent`] and one arm in [`build`]; the event loop does not change.
+//! simulation only passes them back.
+//!
+//! A traffic source is a model like the others: its file declares a `SPEC` and a
+//! [`SourceModel`], whose `configure` turns a flow's parameters (and the models the flow
+//! selects, `relations.selects`) into a typed [`SourceConfig`] once, when the scenario
+//! loads; that configuration says what the simulation needs to know before the run (the
+//! shape of the flow's packets, what it may cost) and builds the flow's two agents. A new
+//! source is its file here, one line in `crate::catalogue` and its docs page; the event
+//! loop, the scenario reader and the builder do not change.
 
 pub mod cbr;
 pub mod tcp;
 
 use crate::engine::{Packet, PacketKind, RandomStream, SackBlocks, SimTime};
-use crate::scenario::FlowKind;
-use crate::tcp::state::Outgoing;
+use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec, ParamError};
+use crate::tcp::cc::CcModel;
+use crate::tcp::receiver::ReceiverModel;
+use crate::tcp::recovery::RecoveryModel;
+use crate::engine::packet::Outgoing;
 use crate::tcp::AckInfo;
+use std::sync::Arc;
+
+/// A traffic source as the catalogue lists it: its spec and how a flow of it is
+/// configured.
+pub struct SourceModel {
+    pub spec: &'static ModelSpec,
+    /// The typed configuration of a flow from its parameters and the models it selects
+    /// (those of the families in `spec.relations.selects`, chosen or defaulted by the
+    /// scenario reader); runs once, when the scenario loads.
+    pub configure: fn(&ModelConfig, Selected) -> Result<Arc<dyn SourceConfig>, ParamError>,
+}
+
+impl FamilyModel for SourceModel {
+    const FAMILY: Family = Family::Agent;
+    fn spec(&self) -> &'static ModelSpec {
+        self.spec
+    }
+}
+
+/// The models a flow selects besides its source: one per family in the source's
+/// `relations.selects`, the others `None`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selected {
+    pub cc: Option<Chosen<CcModel>>,
+    pub recovery: Option<Chosen<RecoveryModel>>,
+    pub receiver: Option<Chosen<ReceiverModel>>,
+}
+
+/// A flow's source, configured: what the simulation asks of it before the run, and the
+/// builder of its agents. Shared by the flows of one `[[flow]]` table with `count`.
+pub trait SourceConfig: std::fmt::Debug + Send + Sync {
+    /// The shape of the flow's packets.
+    fn shape(&self) -> FlowShape;
+    /// The largest packet the flow puts on the wire in either direction (an ACK with
+    /// every SACK block it may carry, for instance), bytes.
+    fn largest_packet(&self) -> u32;
+    /// What the flow may cost, for the estimate made before the run (`crate::cost`).
+    fn load(&self) -> Load;
+    /// The flow's two agents; `random` is the flow's own stream.
+    fn build(&self, random: RandomStream) -> FlowAgents;
+    /// The variables the flow's agents add to a time-series sample besides
+    /// `delivered_bytes` (`Agent::sample`; TCP: cwnd, ssthresh, srtt_s).
+    fn sampled(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// How a source loads the network, for the cost estimate: the two ways the estimate
+/// knows how to bound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Load {
+    /// Window-limited (TCP-like): at most `max_window` packets of `packet_size` bytes
+    /// outstanding, `initial_window` of them sent at once when it starts; the sender
+    /// keeps a record per outstanding packet.
+    Window { packet_size: u32, max_window: f64, initial_window: f64, agent_bytes: u64 },
+    /// Rate-limited (CBR-like): `rate_bps` of `packet_size`-byte packets whatever the
+    /// network does.
+    Rate { packet_size: u32, rate_bps: u64, agent_bytes: u64 },
+}
 
 /// A timer an agent asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,6 +231,20 @@ pub struct FlowShape {
     pub syn_size: u32,
 }
 
+impl FlowShape {
+    /// The smallest packet of the flow on the wire, bytes.
+    pub fn smallest_packet(&self) -> u32 {
+        let mut smallest = self.data_size;
+        if self.syn {
+            smallest = smallest.min(self.syn_size);
+        }
+        if self.ack_size > 0 {
+            smallest = smallest.min(self.ack_size);
+        }
+        smallest
+    }
+}
+
 /// A flow's two agents and the shape of its packets.
 pub struct FlowAgents {
     pub source: Box<dyn Agent>,
@@ -169,10 +252,3 @@ pub struct FlowAgents {
     pub shape: FlowShape,
 }
 
-/// Builds the agents of a flow of this kind; `random` is the flow's own stream.
-pub fn build(kind: &FlowKind, random: RandomStream) -> FlowAgents {
-    match kind {
-        FlowKind::Tcp(p) => tcp::build(p.clone(), random),
-        FlowKind::Cbr(p) => cbr::build(p, random),
-    }
-}

@@ -14,15 +14,85 @@
 //! current deadline it re-arms itself for the deadline; a deadline moved *earlier*
 //! schedules a new event (with a new generation, which makes the old one stale).
 
-use super::{Agent, AgentCtx, FlowAgents, FlowCounters, FlowShape, RttSummary};
-use crate::engine::packet::{TCP_CWR, TCP_ECE};
+use super::{Agent, AgentCtx, FlowAgents, FlowCounters, FlowShape, Load, RttSummary, Selected, SourceConfig, SourceModel};
+use crate::engine::packet::{SACK_BLOCK_BYTES, TCP_CWR, TCP_ECE};
 use crate::engine::time;
 use crate::engine::{Ecn, Packet, PacketKind, RandomStream, SackBlocks, SimTime};
-use crate::tcp::receiver::{AckAction, AckPolicy, DataArrival};
-use crate::tcp::{AckInfo, ReceiverParams, TcpParams, TcpReceiver, TcpSender};
-use crate::tcp::state::Outgoing;
+use crate::model::{Chosen, ModelConfig, ParamError};
+use crate::tcp::cc::CcModel;
+use crate::tcp::params::SPEC;
+use crate::tcp::receiver::{self, AckAction, DataArrival, ReceiverModel};
+use crate::tcp::recovery::RecoveryModel;
+use crate::engine::packet::Outgoing;
+use crate::tcp::{AckInfo, TcpParams, TcpReceiver, TcpSender};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// The `tcp` traffic source; its parameters are the sender's (`tcp/params.rs`).
+pub static MODEL: SourceModel = SourceModel { spec: &SPEC, configure };
+
+fn configure(c: &ModelConfig, selected: Selected) -> Result<Arc<dyn SourceConfig>, ParamError> {
+    let missing = |family: &str| ParamError::new(SPEC.name, format!("a {family} for the TCP flow"));
+    Ok(Arc::new(TcpFlow {
+        params: Arc::new(TcpParams::from_config(c)),
+        cc: selected.cc.ok_or_else(|| missing("congestion control"))?,
+        recovery: selected.recovery.ok_or_else(|| missing("loss recovery"))?,
+        receiver: selected.receiver.ok_or_else(|| missing("receiver"))?,
+    }))
+}
+
+/// A TCP flow, configured: the sender's parameters and the three models it combines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TcpFlow {
+    pub params: Arc<TcpParams>,
+    pub cc: Chosen<CcModel>,
+    pub recovery: Chosen<RecoveryModel>,
+    pub receiver: Chosen<ReceiverModel>,
+}
+
+impl SourceConfig for TcpFlow {
+    fn shape(&self) -> FlowShape {
+        let p = &self.params;
+        FlowShape {
+            data_kind: PacketKind::Data,
+            data_size: p.packet_size + p.header_size,
+            payload: p.packet_size,
+            ack_size: p.ack_size,
+            header_size: p.header_size,
+            syn: p.syn,
+            syn_size: p.syn_wire_size(),
+        }
+    }
+
+    fn largest_packet(&self) -> u32 {
+        let p = &self.params;
+        // An ACK grows by 8 bytes per SACK block it carries.
+        let largest_ack = p.ack_size + SACK_BLOCK_BYTES * receiver::sack_blocks(&self.receiver.config) as u32;
+        (p.packet_size + p.header_size).max(p.syn_wire_size()).max(largest_ack)
+    }
+
+    fn load(&self) -> Load {
+        let p = &self.params;
+        let packets = p.packets.map_or(f64::INFINITY, |n| n as f64 + 1.0);
+        Load::Window {
+            packet_size: p.packet_size + p.header_size,
+            max_window: (p.max_window as f64).min(packets),
+            initial_window: p.initial_window,
+            agent_bytes: (std::mem::size_of::<TcpSender>() + std::mem::size_of::<TcpReceiver>() + 512) as u64,
+        }
+    }
+
+    fn build(&self, random: RandomStream) -> FlowAgents {
+        build(self, random)
+    }
+
+    fn sampled(&self) -> &'static [&'static str] {
+        SAMPLED
+    }
+}
+
+/// What a TCP source adds to each time-series sample, in this order.
+const SAMPLED: &[&str] = &["cwnd", "ssthresh", "srtt_s"];
 
 /// The source's timers.
 const RETRANSMIT: u32 = 0;
@@ -33,23 +103,16 @@ const DELAYED_SEND: u32 = 3;
 const DELAYED_ACK: u32 = 0;
 
 /// Builds a TCP flow's sender and receiver.
-pub fn build(p: Arc<TcpParams>, mut random: RandomStream) -> FlowAgents {
+fn build(flow: &TcpFlow, mut random: RandomStream) -> FlowAgents {
+    let p = &flow.params;
     // ns-2 boot_time_: each agent's clock has a random phase within a tick.
     let clock_phase = random.uniform() * time::to_secs(p.clock_granularity);
     let overhead = p.overhead;
     FlowAgents {
-        sink: Box::new(TcpSink::new(TcpReceiver::new(ReceiverParams::from_config(&p.receiver)), p.syn, p.packet_size)),
-        shape: FlowShape {
-            data_kind: PacketKind::Data,
-            data_size: p.packet_size + p.header_size,
-            payload: p.packet_size,
-            ack_size: p.ack_size,
-            header_size: p.header_size,
-            syn: p.syn,
-            syn_size: p.syn_wire_size(),
-        },
+        sink: Box::new(TcpSink::new(flow.receiver.build(), p.syn, p.packet_size)),
+        shape: flow.shape(),
         source: Box::new(TcpSource::new({
-            let mut sender = TcpSender::new(p, clock_phase);
+            let mut sender = TcpSender::new(Arc::clone(p), flow.recovery.build(), flow.cc.build(), clock_phase);
             if overhead > 0 {
                 // Later draws of the flow's stream: the clock phase above is unchanged.
                 sender.state.overhead_random = Some(Box::new(random));
@@ -236,9 +299,10 @@ impl Agent for TcpSource {
 
     fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
         let s = &self.sender.state;
-        push("cwnd", s.window.cwnd);
-        push("ssthresh", s.window.ssthresh);
-        push("srtt_s", s.rtt.srtt());
+        let values = [s.window.cwnd, s.window.ssthresh, s.rtt.srtt()];
+        for (name, value) in SAMPLED.iter().zip(values) {
+            push(name, value);
+        }
     }
 }
 
@@ -278,10 +342,7 @@ impl Agent for TcpSink {
         self.delack_generation = self.delack_generation.wrapping_add(1);
         match action {
             AckAction::SendNow(ack) => ctx.send_ack(ack),
-            AckAction::StartTimer => {
-                let AckPolicy::Delayed { timeout } = self.receiver.params().policy else {
-                    unreachable!("only a delayed-ACK receiver holds ACKs")
-                };
+            AckAction::StartTimer(timeout) => {
                 ctx.set_timer(ctx.now.saturating_add(timeout), DELAYED_ACK, self.delack_generation);
             }
         }
@@ -312,7 +373,7 @@ mod tests {
 
     fn source(initial_window: f64) -> TcpSource {
         let params = TcpParams { syn: false, initial_window, packet_size: 1000, header_size: 40, ..TcpParams::default() };
-        TcpSource::new(TcpSender::new(params, 0.0))
+        TcpSource::new(crate::catalogue::default_tcp_sender(params, 0.0))
     }
 
     #[test]

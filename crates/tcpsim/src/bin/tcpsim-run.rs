@@ -63,7 +63,7 @@ fn print_estimate(scenario: &tcpsim::Scenario) -> Result<(), tcpsim::ScenarioErr
 
 /// A size with the scenario files' units ("16GiB", "500MB"), in bytes.
 fn memory_size(text: &str) -> Result<u64, String> {
-    tcpsim::scenario::units::parse_size(text).map_err(|e| e.message(text))
+    tcpsim::units::parse_size(text).map_err(|e| e.message(text))
 }
 
 /// Writes `path` through a temporary file renamed into place.

@@ -41,11 +41,6 @@ impl Ecn {
         self != Ecn::NotEct
     }
 
-    /// The same, as trace writers name it.
-    pub fn is_ecn_capable(self) -> bool {
-        self.capable()
-    }
-
     /// The two ECN bits, as they sit in the low bits of the IPv4 TOS byte.
     pub fn bits(self) -> u8 {
         self as u8
@@ -246,6 +241,23 @@ impl PacketArena {
     pub fn allocated(&self) -> u64 {
         self.next_uid
     }
+}
+
+/// A packet the sender puts on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outgoing {
+    pub seq: i64,
+    /// Sent before.
+    pub retransmission: bool,
+    /// ECN-capable transport: set on data packets of an ECN sender except packet 0
+    /// (retransmissions per `ect_on_retransmit`).
+    pub ect: bool,
+    /// Carries the ECE flag: packet 0 of an ECN sender offers ECN (ns-2 `output()`).
+    pub ece: bool,
+    /// Carries the CWR flag.
+    pub cwr: bool,
+    /// The RTT the sender writes into the packet (`rtt_hint`), picoseconds; 0 for none.
+    pub rtt_hint: Dur,
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@
 
 use super::{Arrival, DropReason, Fifo, Limit, QueueCtx, QueueDiscipline, Verdict};
 use crate::engine::PacketId;
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
+use crate::queue::QueueModel;
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Queue,
@@ -42,8 +43,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         ),
     ],
     check,
-    constructor: Constructor::Queue { build: |c, _| Box::new(DropTail::new(DropTailParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet) },
+    relations: Relations::NONE,
 };
+
+pub static MODEL: QueueModel = QueueModel { spec: &SPEC, build: |c, _| Box::new(DropTail::new(DropTailParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet), series: &[] };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     match c.limit("limit") {

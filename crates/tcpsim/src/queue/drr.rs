@@ -52,7 +52,8 @@
 
 use super::{Arrival, DropReason, Fifo, Limit, QueueCtx, QueueDiscipline, Verdict};
 use crate::engine::{PacketId, PacketKind};
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
+use crate::queue::QueueModel;
 use std::collections::VecDeque;
 
 const NS2: &str = "ns-2.35 Queue/DRR default (ns-default.tcl)";
@@ -69,8 +70,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("buckets", T::Integer, "", V::Unset, "hash sending nodes into this many queues with ns-2's hash, colliding nodes sharing a queue (ns-2 buckets_, default 10); unset: a queue per node", "ns-2.35 DRR::hash").range(1.0, 1e9),
     ],
     check,
-    constructor: Constructor::Queue { build: |c, _| Box::new(Drr::new(DrrParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet) },
+    relations: Relations::NONE,
 };
+
+pub static MODEL: QueueModel = QueueModel { spec: &SPEC, build: |c, _| Box::new(Drr::new(DrrParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet), series: &[] };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     if matches!(c.limit("limit"), Limit::Packets(0) | Limit::Bytes(0)) {

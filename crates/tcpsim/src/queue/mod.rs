@@ -9,15 +9,67 @@ pub mod droptail;
 pub mod drr;
 pub mod red;
 pub mod red_core;
+pub mod red_params;
 
 pub use droptail::{DropTail, DropTailParams};
 pub use drr::{Drr, DrrParams};
 pub use red::{Red, RedParams};
 
-/// The queue of a link that names none (ns-2 `duplex-link ... DropTail`).
-pub const DEFAULT_QUEUE: &str = "droptail";
+use crate::engine::{Dur, PacketId, PacketKind, RandomStream, SimTime};
+use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};
 
-use crate::engine::{Dur, PacketId, PacketKind, SimTime};
+/// A queue discipline as the catalogue lists it: its spec and its constructor.
+pub struct QueueModel {
+    pub spec: &'static ModelSpec,
+    pub build: fn(&ModelConfig, QueueEnv) -> Box<dyn QueueDiscipline>,
+    /// Checks the configured queue against the link direction it feeds: that its limit
+    /// can hold the largest packet of the scenario, and whatever else depends on the
+    /// link (RED's automatic thresholds); returns what was expected.
+    pub check_link: fn(&ModelConfig, &QueueLink) -> Result<(), String>,
+    /// The variables a queue of this model adds to the time series of a monitored queue
+    /// (`QueueDiscipline::sample`), e.g. RED's average; the run's cost counts them.
+    pub series: &'static [&'static str],
+}
+
+impl FamilyModel for QueueModel {
+    const FAMILY: Family = Family::Queue;
+    fn spec(&self) -> &'static ModelSpec {
+        self.spec
+    }
+}
+
+impl Chosen<QueueModel> {
+    /// A queue of this model and configuration for the link direction `env` describes.
+    pub fn build(&self, env: QueueEnv) -> Box<dyn QueueDiscipline> {
+        (self.model.build)(&self.config, env)
+    }
+
+    /// Checks this queue against the link direction it feeds; returns what was expected.
+    pub fn check_link(&self, link: &QueueLink) -> Result<(), String> {
+        (self.model.check_link)(&self.config, link)
+    }
+}
+
+/// The link direction a queue feeds, as its model sees it when it is checked and built.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QueueLink {
+    /// Rate, bits per second.
+    pub rate_bps: u64,
+    /// Propagation delay (RED's automatic weight reads it, as ns-2's `$q link` does).
+    pub delay: Dur,
+    /// The largest packet any flow of the scenario sends, bytes.
+    pub largest_packet: u32,
+}
+
+/// What building a queue discipline needs besides its parameters.
+pub struct QueueEnv {
+    /// Rate of the link direction the queue feeds, bits per second.
+    pub rate_bps: u64,
+    /// Propagation delay of that link direction.
+    pub delay: Dur,
+    /// The queue's own random stream.
+    pub random: RandomStream,
+}
 use std::collections::VecDeque;
 
 /// What a discipline sees of an arriving packet.
@@ -57,12 +109,7 @@ pub enum Verdict {
     Dropped(DropReason),
 }
 
-/// A queue limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limit {
-    Packets(u64),
-    Bytes(u64),
-}
+pub use crate::units::Limit;
 
 /// Something a discipline asks the link to do besides its verdict on the arrival.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,10 +168,10 @@ pub trait QueueDiscipline {
     fn len_packets(&self) -> usize;
     /// Waiting bytes.
     fn len_bytes(&self) -> u64;
-    /// The AQM's average queue estimate, if it keeps one (RED: packets).
-    fn average(&self) -> Option<f64> {
-        None
-    }
+    /// Adds the discipline's own variables to a time-series sample (`push(name, value)`),
+    /// exactly the series its model declares (`QueueModel::series`); the link adds the
+    /// length, counters and utilization of every queue.
+    fn sample(&self, _push: &mut dyn FnMut(&'static str, f64)) {}
     /// The timer asked for with `ctx.set_timer` fired.
     fn on_timer(&mut self, _ctx: &mut QueueCtx) {}
     /// A flow whose data crosses this queue started (connection-count RED).
@@ -182,3 +229,94 @@ impl Fifo {
     }
 }
 
+/// A packet a [`TimedFifo`] holds: its id, size and when it was queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Queued {
+    pub id: PacketId,
+    /// Size on the wire, bytes.
+    pub size: u32,
+    /// When it entered the queue.
+    pub enqueued_at: SimTime,
+}
+
+/// A [`Fifo`] that also keeps when each packet was queued: what the sojourn-based AQMs
+/// (CoDel, PIE, FQ-CoDel's queues) read at dequeue. Kept apart from `Fifo` so that the
+/// disciplines that do not need the times do not pay for them on every packet.
+#[derive(Debug, Default)]
+pub struct TimedFifo {
+    fifo: Fifo,
+    times: VecDeque<SimTime>,
+}
+
+impl TimedFifo {
+    /// Queues packet `id` of `size` bytes at time `now`.
+    pub fn push(&mut self, id: PacketId, size: u32, now: SimTime) {
+        self.fifo.push(id, size);
+        self.times.push_back(now);
+    }
+
+    /// Removes the packet at the head, with its size and enqueue time.
+    pub fn pop(&mut self) -> Option<Queued> {
+        let (id, size) = self.fifo.front()?;
+        self.fifo.pop();
+        let enqueued_at = self.times.pop_front().expect("one time per packet");
+        Some(Queued { id, size, enqueued_at })
+    }
+
+    /// The packet at the head, without removing it.
+    pub fn head(&self) -> Option<Queued> {
+        let (id, size) = self.fifo.front()?;
+        Some(Queued { id, size, enqueued_at: *self.times.front().expect("one time per packet") })
+    }
+
+    /// Removes the packet at the tail (drop from the back).
+    pub fn pop_back(&mut self) -> Option<PacketId> {
+        self.times.pop_back();
+        self.fifo.pop_back()
+    }
+
+    pub fn len(&self) -> usize {
+        self.fifo.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fifo.is_empty()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.fifo.bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Fifo, TimedFifo};
+
+    #[test]
+    fn the_fifo_keeps_order_and_bytes() {
+        let mut f = Fifo::default();
+        f.push(7, 1000);
+        f.push(8, 40);
+        assert_eq!((f.len(), f.bytes()), (2, 1040));
+        assert_eq!(f.pop(), Some(7));
+        assert_eq!(f.front(), Some((8, 40)));
+        assert_eq!(f.pop_back(), Some(8));
+        assert!(f.is_empty() && f.bytes() == 0);
+    }
+
+    #[test]
+    fn the_timed_fifo_keeps_each_packets_enqueue_time() {
+        let mut f = TimedFifo::default();
+        f.push(7, 1000, 5);
+        f.push(8, 40, 9);
+        f.push(9, 40, 12);
+        assert_eq!((f.len(), f.bytes()), (3, 1080));
+        assert_eq!(f.head().map(|q| q.enqueued_at), Some(5));
+        let first = f.pop().expect("a packet");
+        assert_eq!((first.id, first.size, first.enqueued_at), (7, 1000, 5));
+        assert_eq!(f.pop_back(), Some(9));
+        assert_eq!(f.head().map(|q| (q.id, q.enqueued_at)), Some((8, 9)));
+        assert_eq!(f.pop().map(|q| q.enqueued_at), Some(9));
+        assert!(f.is_empty() && f.bytes() == 0 && f.pop().is_none());
+    }
+}

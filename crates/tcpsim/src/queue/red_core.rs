@@ -4,7 +4,7 @@
 //! a `RedCore` and decides what to do with its verdicts. The equations, with their
 //! sources, are in `red.rs`'s header; the parameters are `RedParams` (registered there).
 
-use super::red::{RedParams, RedSettings};
+use super::red_params::{RedParams, RedSettings};
 use crate::engine::{time, RandomStream, SimTime};
 use crate::engine::time::Dur;
 

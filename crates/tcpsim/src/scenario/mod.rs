@@ -5,13 +5,13 @@
 
 mod model_reader;
 mod parse;
-pub mod reader;
-pub mod units;
+mod reader;
 
-use crate::app::CbrParams;
+use crate::agent::{Selected, SourceConfig, SourceModel};
 use crate::engine::{Dur, SimTime};
-use crate::registry::ModelConfig;
-use crate::tcp::TcpParams;
+use crate::model::Chosen;
+use crate::net::error::LinkErrorModel;
+use crate::queue::QueueModel;
 use std::fmt;
 use std::path::Path;
 
@@ -61,24 +61,39 @@ pub struct LinkSpec {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinkModels {
     /// Queue of the a → b direction.
-    pub queue_ab: ModelConfig,
+    pub queue_ab: Chosen<QueueModel>,
     /// Queue of the b → a direction.
-    pub queue_ba: ModelConfig,
+    pub queue_ba: Chosen<QueueModel>,
     /// Error model of the a → b direction, if any.
-    pub error_ab: Option<ModelConfig>,
+    pub error_ab: Option<Chosen<LinkErrorModel>>,
     /// Error model of the b → a direction, if any.
-    pub error_ba: Option<ModelConfig>,
+    pub error_ba: Option<Chosen<LinkErrorModel>>,
     /// Key path and line of each direction's queue table, e.g. "link[2].queue.limit".
     pub queue_ab_at: (String, Option<usize>),
     pub queue_ba_at: (String, Option<usize>),
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum FlowKind {
-    /// Shared by the flows of one `[[flow]]` table with `count` (one copy, not one per
-    /// flow).
-    Tcp(std::sync::Arc<TcpParams>),
-    Cbr(CbrParams),
+/// A flow's traffic source: the model and its parameters as the scenario gave them (with
+/// the models the flow selects), and their typed form, made once when the scenario loads.
+#[derive(Debug, Clone)]
+pub struct FlowSource {
+    pub chosen: Chosen<SourceModel>,
+    pub selected: Selected,
+    pub config: std::sync::Arc<dyn SourceConfig>,
+}
+
+impl FlowSource {
+    /// The source's name (`type` of the flow).
+    pub fn name(&self) -> &'static str {
+        self.chosen.name()
+    }
+}
+
+impl PartialEq for FlowSource {
+    /// The typed form follows from the rest.
+    fn eq(&self, other: &Self) -> bool {
+        self.chosen == other.chosen && self.selected == other.selected
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,7 +104,9 @@ pub struct FlowSpec {
     pub start: SimTime,
     /// When the application stops sending; `None` = end of run.
     pub stop: Option<SimTime>,
-    pub kind: FlowKind,
+    /// Shared by the flows of one `[[flow]]` table with `count` (one copy, not one per
+    /// flow).
+    pub source: std::sync::Arc<FlowSource>,
     /// Where the flow was declared (for errors found while building, e.g. no route).
     pub line: Option<usize>,
     pub key: String,

@@ -1,20 +1,23 @@
-//! Reading registered models from a scenario: `cc = "vegas"`, or
+//! Reading the catalogue's models from a scenario: `cc = "vegas"`, or
 //! `cc = { kind = "vegas", alpha = 2, beta = 4 }`, and a model's parameters written
-//! directly in a table (a flow's agent parameters). Every key, type, unit, default and
-//! range comes from the registry (`crate::registry`), so nothing is repeated here.
+//! directly in a table (a flow's source parameters). Every key, type, unit, default and
+//! range comes from the models' specs (`crate::catalogue`), so nothing is repeated here.
 
 use super::reader::{closest, quote, quote_list, Section};
-use super::units::{self, parse_limit, parse_rate, parse_size, parse_time};
 use super::ScenarioError;
-use crate::registry::{self, Family, ModelConfig, ModelSpec, Param, ParamType, Value};
+use crate::catalogue::Listed;
+use crate::model::{Chosen, ModelConfig, ModelSpec, Param, ParamType, Value};
+use crate::units::{self, parse_limit, parse_rate, parse_size, parse_time};
 
 /// Where a model was written, for errors found later (for example a queue limit that
 /// cannot hold the largest packet).
 pub type At = (String, Option<usize>);
 
-/// Reads the model selected by `key` of `s` (a name or a table with `kind`), or `None`
-/// when the key is absent.
-pub fn model(s: &Section, key: &str, family: Family) -> Result<Option<(ModelConfig, At)>, ScenarioError> {
+/// Reads the model of family `M` selected by `key` of `s` (a name or a table with
+/// `kind`), or `None` when the key is absent.
+pub fn model<M: Listed>(s: &Section, key: &str) -> Result<Option<(Chosen<M>, At)>, ScenarioError> {
+    let family = M::FAMILY;
+    let names: Vec<&'static str> = M::all().iter().map(|m| m.spec().name).collect();
     if !s.present(key) {
         s.has(key);
         return Ok(None);
@@ -23,19 +26,16 @@ pub fn model(s: &Section, key: &str, family: Family) -> Result<Option<(ModelConf
         let t = s.table(key)?.expect("present");
         // Keys no model of the family has are reported first (a misspelled `kind` too).
         let mut family_keys: Vec<&str> = vec!["kind"];
-        for m in registry::MODELS.iter().filter(|m| m.family == family) {
-            family_keys.extend(m.params.iter().map(|p| p.name).filter(|k| !family_keys.contains(k)).collect::<Vec<_>>());
+        for m in M::all() {
+            family_keys.extend(m.spec().params.iter().map(|p| p.name).filter(|k| !family_keys.contains(k)).collect::<Vec<_>>());
         }
         t.allow(&family_keys)?;
-        let kind = t.required("kind", t.string("kind")?, &format!("the {} to use: one of {}", family.title(), quote_list(&registry::names(family))))?;
-        let spec = find(&t, "kind", family, &kind.value)?;
+        let kind = t.required("kind", t.string("kind")?, &format!("the {} to use: one of {}", family.title(), quote_list(&names)))?;
+        let model = find::<M>(&t, "kind", &names, &kind.value)?;
+        let spec = model.spec();
         for &k in &family_keys[1..] {
             if t.present(k) && spec.param(k).is_none() {
-                let owners: Vec<&str> = registry::MODELS
-                    .iter()
-                    .filter(|m| m.family == family && m.param(k).is_some())
-                    .map(|m| m.name)
-                    .collect();
+                let owners: Vec<&str> = M::all().iter().map(|m| m.spec()).filter(|m| m.param(k).is_some()).map(|m| m.name).collect();
                 let owners = owners.iter().map(|o| format!("kind = \"{o}\"")).collect::<Vec<_>>().join(" or ");
                 return Err(t.error(k, format!("'{k}' applies to {owners}; this {} has kind = \"{}\"", family.title(), spec.name)));
             }
@@ -43,24 +43,25 @@ pub fn model(s: &Section, key: &str, family: Family) -> Result<Option<(ModelConf
         let config = params(&t, spec)?;
         t.finish()?;
         let at = (format!("{}.{}", t.path, spec.params.first().map_or("kind", |p| p.name)), t.line);
-        return Ok(Some((config, at)));
+        return Ok(Some((Chosen { model, config }, at)));
     }
-    let Some(name) = s.string(key).map_err(|_| s.error(key, format!("expected the name of a {} (a string such as {}) or a table with kind = ...", family.title(), quote(registry::names(family).first().copied().unwrap_or("")))))? else {
+    let Some(name) = s.string(key).map_err(|_| s.error(key, format!("expected the name of a {} (a string such as {}) or a table with kind = ...", family.title(), quote(names.first().copied().unwrap_or("")))))? else {
         return Ok(None);
     };
-    let spec = find(s, key, family, &name.value)?;
+    let model = find::<M>(s, key, &names, &name.value)?;
+    let spec = model.spec();
     let at = (name.key.clone(), name.line);
     let config = spec.defaults();
     (spec.check)(&config).map_err(|e| s.error(key, format!("expected {}", e.expected)))?;
-    Ok(Some((config, at)))
+    Ok(Some((Chosen { model, config }, at)))
 }
 
-/// The registered model `name` of `family`, or an error naming the closest one.
-fn find(s: &Section, key: &str, family: Family, name: &str) -> Result<&'static ModelSpec, ScenarioError> {
-    registry::find(family, name).ok_or_else(|| {
-        let names = registry::names(family);
-        let hint = closest(name, &names).map_or(String::new(), |n| format!("; did you mean '{n}'?"));
-        s.error(key, format!("unknown {} {}{hint} Expected one of {}", family.title(), quote(name), quote_list(&names)))
+/// The model `name` of family `M` (whose models are `names`), or an error naming the
+/// closest one.
+fn find<M: Listed>(s: &Section, key: &str, names: &[&'static str], name: &str) -> Result<&'static M, ScenarioError> {
+    M::find(name).ok_or_else(|| {
+        let hint = closest(name, names).map_or(String::new(), |n| format!("; did you mean '{n}'?"));
+        s.error(key, format!("unknown {} {}{hint} Expected one of {}", M::FAMILY.title(), quote(name), quote_list(names)))
     })
 }
 

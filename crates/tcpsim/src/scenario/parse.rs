@@ -2,14 +2,17 @@
 
 use super::model_reader;
 use super::reader::{quote, Section, Source};
-use super::units::{self, parse_rate, parse_time, StartTime};
+use super::{FlowSource, FlowSpec, LinkModels, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
+use crate::agent::{Selected, SourceModel};
+use crate::catalogue::{self, Listed};
 use crate::engine::RandomStream;
-use super::{FlowKind, FlowSpec, LinkModels, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
-use crate::app::CbrParams;
-use crate::registry::{self, Family, ModelConfig};
-use crate::queue::DEFAULT_QUEUE;
-use crate::tcp::agent::{default_recovery, DEFAULT_AGENT, DEFAULT_CC, DEFAULT_RECEIVER};
-use crate::tcp::TcpParams;
+use crate::model::{Chosen, Family, ModelSpec, Value};
+use crate::net::error::LinkErrorModel;
+use crate::queue::QueueModel;
+use crate::tcp::cc::CcModel;
+use crate::tcp::receiver::ReceiverModel;
+use crate::tcp::recovery::RecoveryModel;
+use crate::units::{self, parse_rate, parse_time, StartTime};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -26,10 +29,8 @@ const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse",
 const DUMBBELL_KEYS: &[&str] = &["pairs", "bottleneck", "access", "access_delays"];
 const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
 const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues"];
-/// Keys of a flow that are not parameters of its agent.
+/// Keys of a flow that are not parameters of its source.
 const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_spacing", "stop"];
-/// Keys of a TCP flow that select its models.
-const TCP_MODEL_KEYS: &[&str] = &["cc", "recovery", "receiver"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     let src = Source::new(file, text);
@@ -201,17 +202,17 @@ impl Builder {
         s.allow(allowed)?;
         let rate_bps = s.required("rate", s.quantity("rate", parse_rate, units::RATE_EXPECTED)?, units::RATE_EXPECTED)?;
         let delay = s.required("delay", s.quantity("delay", parse_time, units::TIME_EXPECTED)?, units::TIME_EXPECTED)?;
-        let (queue, queue_at) = match model_reader::model(s, "queue", Family::Queue)? {
+        let (queue, queue_at) = match model_reader::model::<QueueModel>(s, "queue")? {
             Some(q) => q,
-            None => (registry::find(Family::Queue, DEFAULT_QUEUE).expect("registered").defaults(), (s.path.clone(), s.line)),
+            None => (Chosen::defaults(QueueModel::default().expect("queues have a default")), (s.path.clone(), s.line)),
         };
-        let (queue_reverse, queue_reverse_at) = match model_reader::model(s, "queue_reverse", Family::Queue)? {
+        let (queue_reverse, queue_reverse_at) = match model_reader::model::<QueueModel>(s, "queue_reverse")? {
             Some(q) => q,
             None => (queue.clone(), queue_at.clone()),
         };
         // An error model applies to both directions unless the reverse one is given.
-        let error = model_reader::model(s, "error_model", Family::ErrorModel)?.map(|(c, _)| c);
-        let error_reverse = match model_reader::model(s, "error_model_reverse", Family::ErrorModel)? {
+        let error = model_reader::model::<LinkErrorModel>(s, "error_model")?.map(|(c, _)| c);
+        let error_reverse = match model_reader::model::<LinkErrorModel>(s, "error_model_reverse")? {
             Some((c, _)) => Some(c),
             None => error.clone(),
         };
@@ -295,9 +296,9 @@ impl Builder {
     }
 
     fn flows(&mut self, s: &Section, index: usize) -> Result<(), ScenarioError> {
-        let mut all_keys: Vec<&str> = FLOW_COMMON_KEYS.iter().chain(TCP_MODEL_KEYS).copied().collect();
-        for agent in registry::MODELS.iter().filter(|m| m.family == Family::Agent) {
-            all_keys.extend(agent.params.iter().map(|p| p.name).filter(|k| !all_keys.contains(k)).collect::<Vec<_>>());
+        let mut all_keys: Vec<&str> = FLOW_COMMON_KEYS.to_vec();
+        for source in SourceModel::all() {
+            all_keys.extend(source_keys(source.spec).filter(|k| !all_keys.contains(k)).collect::<Vec<_>>());
         }
         if s.present("delayed_ack_timeout") {
             return Err(s.error(
@@ -334,9 +335,10 @@ impl Builder {
         };
         let spacing = s.quantity("start_spacing", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
         let stop = s.quantity("stop", parse_time, units::TIME_EXPECTED)?;
-        let agents = registry::names(Family::Agent);
-        let kind = s.choice("type", &agents)?.map_or(DEFAULT_AGENT.to_string(), |c| c.value);
-        let kind = agent(s, &kind)?;
+        let sources = catalogue::names(Family::Agent);
+        let default_source = catalogue::default_model(Family::Agent).expect("sources have a default");
+        let kind = s.choice("type", &sources)?.map_or(default_source.to_string(), |c| c.value);
+        let source = Arc::new(source(s, &kind)?);
         s.finish()?;
         let secs = crate::engine::time::to_secs;
         let duration = self.scenario.duration;
@@ -422,7 +424,7 @@ impl Builder {
                 to: b,
                 start: flow_start,
                 stop,
-                kind: kind.clone(),
+                source: Arc::clone(&source),
                 line: s.line,
                 key: s.path.clone(),
             });
@@ -521,48 +523,81 @@ fn selection(s: &Section, key: &str) -> Result<Selection, ScenarioError> {
         .map_or(Selection::All, Selection::Named))
 }
 
-/// A flow's agent (`type`) and, for TCP, its congestion control, recovery and receiver.
-fn agent(s: &Section, kind: &str) -> Result<FlowKind, ScenarioError> {
-    let spec = registry::find(Family::Agent, kind).expect("checked by choice");
-    // A parameter of another agent type gets a precise message.
-    for other in registry::MODELS.iter().filter(|m| m.family == Family::Agent && m.name != kind) {
-        let foreign = other.params.iter().map(|p| p.name).chain(if other.name == "tcp" { TCP_MODEL_KEYS.to_vec() } else { Vec::new() });
-        for key in foreign {
-            if s.present(key) && spec.param(key).is_none() && !(kind == "tcp" && TCP_MODEL_KEYS.contains(&key)) {
-                return Err(s.error(key, format!("'{key}' applies to type = \"{}\" flows; this flow has type = \"{kind}\"", other.name)));
+/// The keys a flow of `source` may have: its parameters and the keys of the families it
+/// selects models of (`cc`, `recovery`, `receiver` for TCP).
+fn source_keys(source: &'static ModelSpec) -> impl Iterator<Item = &'static str> {
+    source.params.iter().map(|p| p.name).chain(source.relations.selects.iter().map(|f| f.key()))
+}
+
+/// A flow's source (`type`) and the models it selects, configured. Which models a source
+/// selects, which recovery a window control pairs with, which recovery reads SACK blocks
+/// and which model needs ECN are the models' `relations`: nothing here names a model.
+fn source(s: &Section, kind: &str) -> Result<FlowSource, ScenarioError> {
+    let model = SourceModel::find(kind).expect("checked by choice");
+    let spec = model.spec;
+    // A key of another source type gets a precise message.
+    for other in SourceModel::all().iter().filter(|m| m.spec.name != kind) {
+        for key in source_keys(other.spec) {
+            if s.present(key) && !source_keys(spec).any(|k| k == key) {
+                return Err(s.error(key, format!("'{key}' applies to type = \"{}\" flows; this flow has type = \"{kind}\"", other.spec.name)));
             }
         }
     }
     let config = model_reader::params(s, spec)?;
-    Ok(match kind {
-        "cbr" => FlowKind::Cbr(CbrParams::from_config(&config)),
-        _ => {
-            let pick = |key: &str, family: Family, default: &str| -> Result<ModelConfig, ScenarioError> {
-                Ok(match model_reader::model(s, key, family)? {
-                    Some((c, _)) => c,
-                    None => registry::find(family, default).expect("registered").defaults(),
-                })
-            };
-            let cc = pick("cc", Family::CongestionControl, DEFAULT_CC)?;
-            let recovery = pick("recovery", Family::Recovery, default_recovery(cc.name()))?;
-            let mut receiver = pick("receiver", Family::Receiver, DEFAULT_RECEIVER)?;
-            let reads_sack = crate::tcp::recovery::SACK_BASED.iter().any(|m| std::ptr::eq(*m, recovery.spec));
+    let selects = |f: Family| spec.relations.selects.contains(&f);
+    let mut selected = Selected::default();
+    if selects(Family::CongestionControl) {
+        selected.cc = Some(chosen_or_default::<CcModel>(s, || CcModel::default().expect("a default"))?);
+    }
+    if selects(Family::Recovery) {
+        let cc_spec = selected.cc.as_ref().map(|c| c.config.spec);
+        selected.recovery = Some(chosen_or_default::<RecoveryModel>(s, || match cc_spec {
+            Some(cc) => catalogue::default_recovery(cc),
+            None => RecoveryModel::default().expect("a default"),
+        })?);
+    }
+    if selects(Family::Receiver) {
+        let mut receiver = chosen_or_default::<ReceiverModel>(s, || ReceiverModel::default().expect("a default"))?;
+        if let Some(recovery) = &selected.recovery {
+            let reads_sack = recovery.config.spec.relations.reads_sack;
             if reads_sack && !s.present("recovery") && !s.present("receiver") {
-                // The congestion control's own pairing is a SACK recovery (FAST): its
-                // default receiver sends SACK blocks.
-                receiver.set("sack", crate::registry::Value::Bool(true));
+                // The window control's own pairing is a SACK recovery (FAST): its default
+                // receiver sends SACK blocks.
+                receiver.config.set("sack", Value::Bool(true));
             }
-            if reads_sack && !receiver.boolean("sack") {
+            if reads_sack && !receiver.config.boolean("sack") {
                 // ns-2 would accept this and never fast-retransmit (no SACK block ever
                 // changes the scoreboard): say so instead.
                 let key = if s.present("receiver") { "receiver" } else { "recovery" };
                 return Err(s.error(
                     key,
-                    format!("recovery = \"{}\" reads SACK blocks: give the flow a SACK receiver, e.g. receiver = {{ kind = \"{}\", sack = true }}", recovery.name(), receiver.name()),
+                    format!(
+                        "recovery = \"{}\" reads SACK blocks: give the flow a SACK receiver, e.g. receiver = {{ kind = \"{}\", sack = true }}",
+                        recovery.name(),
+                        receiver.name()
+                    ),
                 ));
             }
-            FlowKind::Tcp(std::sync::Arc::new(TcpParams::from_config(&config, cc, recovery, receiver)))
         }
+        selected.receiver = Some(receiver);
+    }
+    // A model that works only on an ECN-capable flow.
+    let ecn = spec.param("ecn").is_some() && config.boolean("ecn");
+    let needs_ecn = [selected.cc.as_ref().map(|c| (c.config.spec, "cc")), selected.recovery.as_ref().map(|c| (c.config.spec, "recovery")), selected.receiver.as_ref().map(|c| (c.config.spec, "receiver"))];
+    if let Some((m, key)) = needs_ecn.into_iter().flatten().find(|(m, _)| m.relations.needs_ecn) {
+        if !ecn {
+            return Err(s.error(key, format!("{} = \"{}\" works only on an ECN-capable flow: set ecn = true", key, m.name)));
+        }
+    }
+    let typed = (model.configure)(&config, selected.clone()).map_err(|e| s.error(e.key, format!("expected {}", e.expected)))?;
+    Ok(FlowSource { chosen: Chosen { model, config }, selected, config: typed })
+}
+
+/// The model of family `M` the flow names under the family's key, or `default()`.
+fn chosen_or_default<M: Listed>(s: &Section, default: impl FnOnce() -> &'static M) -> Result<Chosen<M>, ScenarioError> {
+    Ok(match model_reader::model::<M>(s, M::FAMILY.key())? {
+        Some((chosen, _)) => chosen,
+        None => Chosen::defaults(default()),
     })
 }
 

@@ -4,18 +4,19 @@
 //! asked for (typos) and every error can name the file, the line, the full key path and
 //! what was expected.
 
-use super::units::UnitError;
+pub(super) use crate::words::{closest, quote, quote_list};
+use crate::words::quote_key;
+use crate::units::UnitError;
 use super::ScenarioError;
 use std::cell::RefCell;
 use std::ops::Range;
 use toml_edit::{Item, TableLike, Value};
 
-/// The document being read: file name and text, with where each line starts (so that a
-/// line number costs a binary search, not a scan from the start: loading stays linear in
-/// the file's size).
+/// The document being read: its file name, and where each line of its text starts (so
+/// that a line number costs a binary search, not a scan from the start: loading stays
+/// linear in the file's size).
 pub struct Source<'a> {
     pub file: &'a str,
-    pub text: &'a str,
     /// Byte offset of the start of each line after the first (one past each '\n').
     line_starts: Vec<usize>,
 }
@@ -23,7 +24,7 @@ pub struct Source<'a> {
 impl<'a> Source<'a> {
     pub fn new(file: &'a str, text: &'a str) -> Self {
         let line_starts = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1).collect();
-        Source { file, text, line_starts }
+        Source { file, line_starts }
     }
 
     /// The 1-based line of a byte span's start.
@@ -327,32 +328,3 @@ fn describe(v: &Value) -> String {
     }
 }
 
-pub fn quote_list(items: &[&str]) -> String {
-    items.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")
-}
-
-/// A value from the file, quoted and escaped so that newlines or control characters in
-/// it cannot split or garble a message.
-pub fn quote(value: &str) -> String {
-    format!("{value:?}")
-}
-
-/// A key as written: 'rate', or escaped like a value if it has unusual characters.
-pub fn quote_key(key: &str) -> String {
-    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        format!("'{key}'")
-    } else {
-        quote(key)
-    }
-}
-
-/// The allowed key nearest to `key` by edit distance (Levenshtein, `strsim`), if it is a
-/// plausible typo: at most 2 edits, or a third of the key's length for long keys.
-pub fn closest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
-    allowed
-        .iter()
-        .map(|&k| (strsim::levenshtein(key, k), k))
-        .filter(|&(d, k)| d <= 2.max(k.chars().count() / 3))
-        .min()
-        .map(|(_, k)| k)
-}

@@ -1,17 +1,15 @@
 //! Building a simulation from a scenario: link directions, queues, routes, agents.
 
 use super::{Flow, Simulation};
-use crate::agent::{self, AgentOutputs};
-use crate::engine::packet::SACK_BLOCK_BYTES;
+use crate::agent::AgentOutputs;
+use crate::cost::Limits;
 use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::TimeSeries;
-use crate::net::routing::{path, Graph};
 use crate::net::link::LinkErrors;
+use crate::net::routing::{path, Graph};
 use crate::net::LinkDirection;
-use crate::cost::Limits;
-use crate::registry::{Constructor, ModelConfig, QueueEnv, QueueLink};
-use crate::scenario::{FlowKind, Scenario, ScenarioError};
-use crate::tcp::ReceiverParams;
+use crate::queue::{QueueEnv, QueueLink};
+use crate::scenario::{Scenario, ScenarioError};
 use std::collections::HashMap;
 
 /// What building needs beyond the scenario text: interned routes and, per flow, its data
@@ -30,23 +28,12 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
         graph.add(l.b, l.a, 2 * i as u32 + 1);
     }
 
-    let sizes = scenario.flows.iter().flat_map(|f| match &f.kind {
-        FlowKind::Tcp(p) => {
-            // An ACK grows by 8 bytes per SACK block it carries.
-            let sack_blocks = ReceiverParams::from_config(&p.receiver).sack_blocks as u32;
-            let largest_ack = p.ack_size + SACK_BLOCK_BYTES * sack_blocks;
-            [p.packet_size + p.header_size, p.syn_wire_size(), p.ack_size, largest_ack]
-        }
-        FlowKind::Cbr(p) => [p.packet_size; 4],
-    });
-    let (smallest, largest) = sizes.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    let sizes = scenario.flows.iter().map(|f| (f.source.config.shape().smallest_packet(), f.source.config.largest_packet()));
+    let (smallest, largest) = sizes.fold((u32::MAX, 0), |(lo, hi), (small, large)| (lo.min(small), hi.max(large)));
     for (i, l) in scenario.links.iter().enumerate() {
         for (reverse, queue) in [(false, &l.models.queue_ab), (true, &l.models.queue_ba)] {
-            let Constructor::Queue { check_link, .. } = queue.spec.constructor else {
-                unreachable!("{:?} is not a queue", queue.spec)
-            };
             let link = QueueLink { rate_bps: l.rate_bps, delay: l.delay, largest_packet: largest };
-            check_link(queue, &link).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
+            queue.check_link(&link).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
         }
         if time::transmission_time(smallest as u64, l.rate_bps) == 0 {
             return Err(scenario.link_error(
@@ -54,13 +41,6 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
                 "rate",
                 format!("expected a rate at which a {smallest} B packet takes at least 1 ps to send"),
             ));
-        }
-    }
-    for (i, f) in scenario.flows.iter().enumerate() {
-        if let FlowKind::Cbr(p) = &f.kind {
-            if time::transmission_time(p.packet_size as u64, p.rate_bps) == 0 {
-                return Err(scenario.flow_error(i, "expected a CBR rate that leaves at least 1 ps between packets"));
-            }
         }
     }
 
@@ -161,14 +141,11 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         for (from, to, queue, error) in [(l.a, l.b, &l.models.queue_ab, &l.models.error_ab), (l.b, l.a, &l.models.queue_ba, &l.models.error_ba)] {
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
-            let discipline = build_queue(queue, QueueEnv { rate_bps: l.rate_bps, delay: l.delay, random });
+            let discipline = queue.build(QueueEnv { rate_bps: l.rate_bps, delay: l.delay, random });
             let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, discipline);
             if let Some(error) = error {
-                let Constructor::ErrorModel(build) = error.spec.constructor else {
-                    unreachable!("{:?} is not an error model", error.spec)
-                };
                 let random = RandomStream::new(scenario.seed, &format!("error {name}"));
-                link.errors = Some(Box::new(LinkErrors { model: build(error), random }));
+                link.errors = Some(Box::new(LinkErrors { model: error.build(), random }));
             }
             links.push(link);
         }
@@ -199,7 +176,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         s
     });
 
-    let tracer = super::trace::Tracer::open(scenario, &links, &flows, output_dir)?.map(Box::new);
+    let tracer = super::tracing::Tracer::open(scenario, &links, &flows, output_dir)?.map(Box::new);
     Ok(Simulation {
         scenario,
         sched: Scheduler::default(),
@@ -215,15 +192,8 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
     })
 }
 
-fn build_queue(queue: &ModelConfig, env: QueueEnv) -> Box<dyn crate::queue::QueueDiscipline> {
-    let Constructor::Queue { build, .. } = queue.spec.constructor else {
-        unreachable!("{:?} is not a queue", queue.spec)
-    };
-    build(queue, env)
-}
-
 fn make_flow(f: &crate::scenario::FlowSpec, random: RandomStream, data_route: u32, ack_route: u32) -> Flow {
-    let agents = agent::build(&f.kind, random);
+    let agents = f.source.config.build(random);
     Flow {
         data_route,
         ack_route,

@@ -7,7 +7,7 @@ use crate::engine::{Ecn, EventKind, Packet, PacketId, PacketKind};
 use crate::monitor::trace::TraceOp;
 use crate::net::error::Transmission;
 use crate::queue::{Arrival, DropReason, QueueAction, QueueCtx, Verdict};
-use crate::tcp::state::Outgoing;
+use crate::engine::packet::Outgoing;
 use crate::tcp::AckInfo;
 use super::Simulation;
 

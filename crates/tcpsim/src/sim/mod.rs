@@ -9,7 +9,7 @@ mod links;
 mod measure;
 mod report;
 mod sampling;
-mod trace;
+mod tracing;
 
 /// Checks everything about a scenario that needs the assembled network (routes, queue
 /// limits, serialization times) without building the simulation; returns the
@@ -63,7 +63,7 @@ pub struct Simulation<'s> {
     /// Reused buffers for what agents ask for.
     agent_outputs: AgentOutputs,
     /// Packet traces, when the scenario asks for any.
-    tracer: Option<Box<trace::Tracer>>,
+    tracer: Option<Box<tracing::Tracer>>,
     /// The counters at `measure_from`, once it has passed (None when it is 0).
     measurement_start: Option<Box<measure::MeasurementStart>>,
 }

@@ -24,9 +24,7 @@ impl Simulation<'_> {
             let (i, entity) = series.queue_entities[k];
             let l = &self.links[i];
             series.push(t, entity, "queue_pkts", l.queue.len_packets() as f64);
-            if let Some(avg) = l.queue.average() {
-                series.push(t, entity, "red_avg_pkts", avg);
-            }
+            l.queue.sample(&mut |name, value| series.push(t, entity, name, value));
             let st = &l.stats;
             let now_counts = QueueCounts {
                 arrivals: st.arrivals,

@@ -9,7 +9,6 @@ use super::recovery::LossRecovery;
 use super::state::ack_rtt;
 pub use super::state::{CwndAction, CwndCut, Outgoing, SendTimes, SenderStats, TcpParams, TcpState};
 use crate::engine::SimTime;
-use crate::registry::Constructor;
 
 /// A TCP sender: shared state + a loss-recovery variant + a congestion control.
 pub struct TcpSender {
@@ -21,16 +20,14 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    pub fn new(params: impl Into<std::sync::Arc<TcpParams>>, clock_phase: f64) -> Self {
-        let params: std::sync::Arc<TcpParams> = params.into();
-        let Constructor::Recovery(build_recovery) = params.recovery.spec.constructor else {
-            panic!("{:?} is not a loss recovery", params.recovery.spec)
-        };
-        let Constructor::CongestionControl(build_cc) = params.cc.spec.constructor else {
-            panic!("{:?} is not a congestion control", params.cc.spec)
-        };
-        let recovery = build_recovery(&params.recovery);
-        let cc = build_cc(&params.cc);
+    /// A sender with these parameters, loss recovery and congestion control, whose RTT
+    /// clock has phase `clock_phase` seconds within a tick.
+    pub fn new(
+        params: impl Into<std::sync::Arc<TcpParams>>,
+        recovery: Box<dyn LossRecovery>,
+        cc: Box<dyn CongestionControl>,
+        clock_phase: f64,
+    ) -> Self {
         let mut state = TcpState::new(params, clock_phase);
         if cc.ns2_vegas_ring() {
             state.send_times = Some(Box::new(SendTimes::ns2_ring(state.params.max_window)));

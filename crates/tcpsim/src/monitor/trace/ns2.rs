@@ -132,7 +132,7 @@ pub fn flags_field(p: &TracedPacket) -> [u8; 7] {
         letter(p.cwr, b'A'),
         letter(p.ecn == super::EcnCodepoint::Ce, b'E'),
         b'-',
-        letter(p.ecn.is_ecn_capable(), b'N'),
+        letter(p.ecn.capable(), b'N'),
     ]
 }
 

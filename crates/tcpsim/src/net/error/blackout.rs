@@ -13,7 +13,8 @@
 
 use super::{ErrorModel, Transmission};
 use crate::engine::{Dur, RandomStream};
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
+use crate::net::error::LinkErrorModel;
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::ErrorModel,
@@ -26,8 +27,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("fraction", T::Number, "", V::Number(1.0), "probability that an exposed packet is lost", "our option (1 = total outage)").range(0.0, 1.0),
     ],
     check,
-    constructor: Constructor::ErrorModel(|c| Box::new(Blackout::from_config(c))),
+    relations: Relations::NONE,
 };
+
+pub static MODEL: LinkErrorModel = LinkErrorModel { spec: &SPEC, build: |c| Box::new(Blackout::from_config(c)) };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     if matches!(c.get("windows"), V::Unset) || c.time_windows("windows").is_empty() {

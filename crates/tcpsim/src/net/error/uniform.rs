@@ -10,7 +10,8 @@
 
 use super::{ErrorModel, Transmission};
 use crate::engine::RandomStream;
-use crate::registry::{no_check, Constructor, Family, ModelSpec, Param, ParamType as T, Value as V};
+use crate::model::{Family, ModelSpec, no_check, Param, ParamType as T, Relations, Value as V};
+use crate::net::error::LinkErrorModel;
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::ErrorModel,
@@ -19,8 +20,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     source: "ns-2.35 ErrorModel (errmodel.cc), unit_ pkt",
     params: &[Param::new("rate", T::Number, "", V::Number(0.01), "loss probability per packet (ns-2 rate_)", "our default; ns-2 rate_ defaults to 0").range(0.0, 1.0)],
     check: no_check,
-    constructor: Constructor::ErrorModel(|c| Box::new(Uniform { rate: c.number("rate") })),
+    relations: Relations::NONE,
 };
+
+pub static MODEL: LinkErrorModel = LinkErrorModel { spec: &SPEC, build: |c| Box::new(Uniform { rate: c.number("rate") }) };
 
 #[derive(Debug, Clone)]
 pub struct Uniform {

@@ -58,7 +58,8 @@
 
 use super::{AckEvent, CcHooks, CcView, CongestionControl};
 use crate::engine::{time, SimTime};
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
+use crate::tcp::cc::CcModel;
 use std::collections::VecDeque;
 
 const NS2: &str = "ns-2 FAST module v1.1.3 default (ns-default.tcl, Agent/TCP/Fast)";
@@ -77,8 +78,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("mi_threshold", T::Time, "s", V::Time(750 * time::PS_PER_US), "multiplicative increase (+1 per ACK) while avg_rtt - base_rtt is below this (ns-2 mi_threshold_)", NS2).range(0.0, 1e3),
     ],
     check,
-    constructor: Constructor::CongestionControl(|c| Box::new(Fast::new(FastParams::from_config(c)))),
+    relations: Relations { default_recovery: Some("sack1"), ..Relations::NONE },
 };
+
+pub static MODEL: CcModel = CcModel { spec: &SPEC, build: |c| Box::new(Fast::new(FastParams::from_config(c))) };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     let p = FastParams::from_config(c);

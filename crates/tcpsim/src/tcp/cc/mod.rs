@@ -5,12 +5,12 @@
 //! of [`CongestionControl`] with a [`CcView`]: a read-only view of the sender (cwnd,
 //! ssthresh, snd_una, snd_nxt, in flight, RTT estimates) through which the algorithm may
 //! set cwnd and ssthresh, retransmit a packet, or ask for a timer. An algorithm owns only
-//! its own state; each lives in its own file with a `SPEC` in the registry
-//! (`crate::registry::MODELS`).
+//! its own state; each lives in its own file with a `SPEC` (its parameters) and a
+//! [`CcModel`] (the spec and its constructor), listed in `crate::catalogue`.
 //!
-//! Adding one: write `tcp/cc/<name>.rs` with a struct implementing the trait and a
-//! `pub static SPEC: ModelSpec`, add `pub mod <name>;` here and `&crate::tcp::cc::<name>::SPEC`
-//! to the registry. `docs/architecture.md` walks through an example.
+//! Adding one: write `tcp/cc/<name>.rs` with a struct implementing the trait, its `SPEC`
+//! and `MODEL`, add `pub mod <name>;` here and `&cc::<name>::MODEL` to the catalogue's
+//! list. `docs/architecture.md` walks through an example.
 
 pub mod fast;
 pub mod quick_vegas;
@@ -21,17 +21,31 @@ pub use reno::Reno;
 pub use vegas::Vegas;
 
 use super::ack::AckInfo;
+pub use super::state::Window;
 use super::state::TcpState;
 use crate::engine::SimTime;
+use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};
 
-/// The window a congestion control moves, in packets (ns-2 counts packets; cwnd is real).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Window {
-    /// Congestion window, packets.
-    pub cwnd: f64,
-    /// Slow-start threshold, packets.
-    pub ssthresh: f64,
+/// A window control as the catalogue lists it: its spec and its constructor.
+pub struct CcModel {
+    pub spec: &'static ModelSpec,
+    pub build: fn(&ModelConfig) -> Box<dyn CongestionControl>,
 }
+
+impl FamilyModel for CcModel {
+    const FAMILY: Family = Family::CongestionControl;
+    fn spec(&self) -> &'static ModelSpec {
+        self.spec
+    }
+}
+
+impl Chosen<CcModel> {
+    /// A window control of this model and configuration (one per flow).
+    pub fn build(&self) -> Box<dyn CongestionControl> {
+        (self.model.build)(&self.config)
+    }
+}
+
 
 /// One ACK as a congestion control sees it.
 #[derive(Debug, Clone, Copy)]

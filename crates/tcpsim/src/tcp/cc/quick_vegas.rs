@@ -59,7 +59,8 @@
 
 use super::vegas::{Vegas, VegasParams};
 use super::{AckEvent, CcHooks, CcView, CongestionControl, Window};
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
+use crate::tcp::cc::CcModel;
 
 const PAPER: &str = "Chan, Lin & Ho 2008, §5 (Vegas and Quick Vegas: alpha 2, beta 4, gamma 1)";
 const REF001: &str = "reference document 001 §1.2–1.3 (the paper leaves it open)";
@@ -80,8 +81,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("increment_guard", T::Bool, "", V::Bool(true), "grow cwnd on an ACK only while cwnd - (snd_nxt - last_ack) <= 2 (ns-2 Vegas); false grows on every ACK", REF001),
     ],
     check,
-    constructor: Constructor::CongestionControl(|c| Box::new(QuickVegas::new(QuickVegasParams::from_config(c)))),
+    relations: Relations { default_recovery: Some("vegas"), ..Relations::NONE },
 };
+
+pub static MODEL: CcModel = CcModel { spec: &SPEC, build: |c| Box::new(QuickVegas::new(QuickVegasParams::from_config(c))) };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     let p = QuickVegasParams::from_config(c);

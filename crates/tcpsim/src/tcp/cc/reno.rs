@@ -13,7 +13,8 @@
 //! appropriate byte counting), as in ns-2; with delayed ACKs the window grows more slowly.
 
 use super::{AckEvent, CcHooks, CcView, CongestionControl};
-use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::model::{Family, ModelSpec, no_check, Relations};
+use crate::tcp::cc::CcModel;
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::CongestionControl,
@@ -22,8 +23,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     source: "Jacobson 1988; RFC 5681 §3.1; ns-2.35 TcpAgent::opencwnd (wnd_option 1) and slowdown",
     params: &[],
     check: no_check,
-    constructor: Constructor::CongestionControl(|_| Box::new(Reno)),
+    relations: Relations::NONE,
 };
+
+pub static MODEL: CcModel = CcModel { spec: &SPEC, build: |_| Box::new(Reno) };
 
 #[derive(Debug, Clone, Default)]
 pub struct Reno;

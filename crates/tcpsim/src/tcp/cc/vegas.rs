@@ -73,7 +73,8 @@
 
 use super::{AckEvent, CcView, CongestionControl};
 use crate::engine::{time, SimTime};
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
+use crate::tcp::cc::CcModel;
 
 const NS2: &str = "ns-2.35 Agent/TCP/Vegas default (ns-default.tcl)";
 
@@ -89,8 +90,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("round_delta", T::Bool, "", V::Bool(true), "round the extra-packet estimate to an integer as ns-2 does (int(x + 0.5)); false compares the real value with alpha, beta and gamma", "ns-2.35 VegasTcpAgent::recv"),
     ],
     check,
-    constructor: Constructor::CongestionControl(|c| Box::new(Vegas::new(VegasParams::from_config(c)))),
+    relations: Relations { default_recovery: Some("vegas"), ..Relations::NONE },
 };
+
+pub static MODEL: CcModel = CcModel { spec: &SPEC, build: |c| Box::new(Vegas::new(VegasParams::from_config(c))) };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     let p = VegasParams::from_config(c);

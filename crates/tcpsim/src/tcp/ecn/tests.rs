@@ -6,7 +6,8 @@
 //! window; ACK 1 adds 1/8 (congestion avoidance): cwnd W = 8.125, packets 0..9 sent.
 
 use crate::engine::time::{self, PS_PER_MS};
-use crate::registry::{self, Family};
+use crate::catalogue::{chosen, default_tcp_sender};
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::{AckEvent, CcView, CongestionControl};
 use crate::tcp::sender::{CwndAction, Outgoing, TcpParams, TcpSender, TcpState};
@@ -19,9 +20,8 @@ fn ms(t: u64) -> u64 {
     t * PS_PER_MS
 }
 
-fn params(recovery: &str) -> TcpParams {
+fn params() -> TcpParams {
     TcpParams {
-        recovery: registry::find(Family::Recovery, recovery).expect("registered").defaults(),
         syn: false,
         initial_window: 8.0,
         initial_ssthresh: Some(5.0),
@@ -48,8 +48,13 @@ fn ack(s: &mut TcpSender, at_ms: u64, ack: i64, ece: bool) -> Vec<Outgoing> {
 }
 
 /// The common script up to ACK 1, with `params`.
-fn after_two_acks_with(params: TcpParams) -> TcpSender {
-    let mut s = TcpSender::new(params, 0.0);
+/// A sender with `params`, the Reno window and the loss recovery called `recovery`.
+fn sender(params: TcpParams, recovery: &str) -> TcpSender {
+    TcpSender::new(params, chosen::<RecoveryModel>(recovery).build(), Box::new(crate::tcp::cc::Reno), 0.0)
+}
+
+fn after_two_acks_with(params: TcpParams, recovery: &str) -> TcpSender {
+    let mut s = sender(params, recovery);
     s.start(0);
     assert_eq!(seqs(&take(&mut s)), (0..8).collect::<Vec<_>>());
     assert_eq!(seqs(&ack(&mut s, 100, 0, true)), [8]);
@@ -59,7 +64,7 @@ fn after_two_acks_with(params: TcpParams) -> TcpSender {
 }
 
 fn after_two_acks(recovery: &str) -> TcpSender {
-    after_two_acks_with(params(recovery))
+    after_two_acks_with(params(), recovery)
 }
 
 #[track_caller]
@@ -72,7 +77,7 @@ fn assert_window(s: &TcpSender, cwnd: f64, ssthresh: f64) {
 
 #[test]
 fn packet_zero_offers_ecn_and_data_packets_are_ect() {
-    let mut s = TcpSender::new(params("newreno"), 0.0);
+    let mut s = default_tcp_sender(params(), 0.0);
     s.start(0);
     let out = take(&mut s);
     // ns-2 output(): seqno 0 gets ecnecho = 1, ect = 0; every other data packet ect = 1.
@@ -92,7 +97,7 @@ fn the_answer_to_the_offer_is_not_a_congestion_signal() {
 fn after_a_syn_timeout_the_answer_to_the_offer_is_responded_to() {
     // ns-2 ecn(): "seqno > recover_ || last_cwnd_action_ == CWND_ACTION_TIMEOUT". After the
     // SYN timed out the answer's ECE halves the one-packet window: ssthresh 2.
-    let mut s = TcpSender::new(TcpParams { syn: true, ..params("newreno") }, 0.0);
+    let mut s = default_tcp_sender(TcpParams { syn: true, ..params() }, 0.0);
     s.start(0);
     take(&mut s);
     s.on_timeout(ms(3000));
@@ -105,7 +110,7 @@ fn after_a_syn_timeout_the_answer_to_the_offer_is_responded_to() {
 
 #[test]
 fn a_sender_without_ecn_ignores_ecn_echo() {
-    let mut s = TcpSender::new(TcpParams { ecn: false, ..params("newreno") }, 0.0);
+    let mut s = default_tcp_sender(TcpParams { ecn: false, ..params() }, 0.0);
     s.start(0);
     assert!(take(&mut s).iter().all(|p| !p.ect && !p.ece));
     ack(&mut s, 100, 0, false);
@@ -171,7 +176,7 @@ fn the_response_tells_the_congestion_control_after_reducing() {
             self.cwnd_seen = view.cwnd();
         }
     }
-    let mut s = TcpState::new(params("newreno"), 0.0);
+    let mut s = TcpState::new(params(), 0.0);
     s.window.cwnd = 10.0;
     s.maxseq = 20;
     s.last_ack = 5;
@@ -268,7 +273,7 @@ fn a_timeout_after_an_ecn_response_keeps_ssthresh() {
 #[test]
 fn an_echo_at_one_packet_waits_for_the_timer_and_a_second_backs_it_off() {
     // RFC 3168 §6.1.2; ns-2 ecn() with ecn_backoff_, newtimer() with cwnd < 1.
-    let mut s = TcpSender::new(TcpParams { initial_window: 1.0, ..params("newreno") }, 0.0);
+    let mut s = default_tcp_sender(TcpParams { initial_window: 1.0, ..params() }, 0.0);
     s.start(0);
     assert_eq!(seqs(&take(&mut s)), [0]);
     assert_eq!(seqs(&ack(&mut s, 100, 0, true)), [1]); // the answer; cwnd = initial window 1
@@ -304,8 +309,8 @@ fn an_echo_at_one_packet_waits_for_the_timer_and_a_second_backs_it_off() {
 
 #[test]
 fn rfc3168_options_keep_ect_and_cwr_off_retransmissions() {
-    let p = TcpParams { ect_on_retransmit: false, cwr_on_retransmit: false, ..params("newreno") };
-    let mut s = after_two_acks_with(p);
+    let p = TcpParams { ect_on_retransmit: false, cwr_on_retransmit: false, ..params() };
+    let mut s = after_two_acks_with(p, "newreno");
     ack(&mut s, 102, 2, true);
     ack(&mut s, 103, 2, true);
     ack(&mut s, 104, 2, true);

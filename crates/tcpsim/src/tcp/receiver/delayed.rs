@@ -6,9 +6,9 @@
 //! arrives out of order or fills a hole is ACKed at once (ns-2 `RFC2581_immediate_ack_`),
 //! and so is the SYN (`SYN_immediate_ack_`).
 
-use super::{AckAction, DataArrival, TcpReceiver, SACK, SACK_BLOCKS};
-use crate::engine::time::PS_PER_MS;
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use super::{AckAction, AckPolicy, DataArrival, ReceiverModel, TcpReceiver, SACK, SACK_BLOCKS};
+use crate::engine::time::{Dur, PS_PER_MS};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Receiver,
@@ -21,8 +21,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("timeout", T::Time, "s", V::Time(100 * PS_PER_MS), "delayed-ACK timeout (ns-2 interval_)", "ns-2.35 Agent/TCPSink/DelAck default"),
     ],
     check,
-    constructor: Constructor::Described,
+    relations: Relations::NONE,
 };
+
+pub static MODEL: ReceiverModel = ReceiverModel { spec: &SPEC, build: |c| Box::new(Delayed { timeout: c.time("timeout") }) };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     if c.time("timeout") == 0 {
@@ -31,13 +33,22 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// ns-2 `DelAckSink::recv` after the packet is recorded.
-pub(super) fn on_data(r: &mut TcpReceiver, data: DataArrival) -> AckAction {
-    let in_order_edge = data.seq == r.ack_number() && data.seq >= r.max_seen();
-    if r.held.is_none() && in_order_edge && data.seq != 0 {
-        r.held = Some(data);
-        AckAction::StartTimer
-    } else {
-        AckAction::SendNow(r.ack(&data, Some(data.seq)))
+/// Holds an in-order ACK for up to `timeout`.
+#[derive(Debug, Clone, Copy)]
+pub struct Delayed {
+    /// The delayed-ACK timeout, ps.
+    pub timeout: Dur,
+}
+
+impl AckPolicy for Delayed {
+    /// ns-2 `DelAckSink::recv` after the packet is recorded.
+    fn on_data(&self, r: &mut TcpReceiver, data: DataArrival) -> AckAction {
+        let in_order_edge = data.seq == r.ack_number() && data.seq >= r.max_seen();
+        if r.held.is_none() && in_order_edge && data.seq != 0 {
+            r.hold(data);
+            AckAction::StartTimer(self.timeout)
+        } else {
+            AckAction::SendNow(r.ack(&data, Some(data.seq)))
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! The receiver that ACKs every data packet: ns-2.35 `Agent/TCPSink` (`sack = true`:
-//! `Agent/TCPSink/Sack1`). The rule itself is in `TcpReceiver::on_data`.
+//! `Agent/TCPSink/Sack1`).
 
-use super::{check, SACK, SACK_BLOCKS};
-use crate::registry::{Constructor, Family, ModelSpec};
+use super::{check, AckAction, AckPolicy, DataArrival, ReceiverModel, TcpReceiver, SACK, SACK_BLOCKS};
+use crate::model::{Family, ModelSpec, Relations};
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Receiver,
@@ -11,5 +11,17 @@ pub static SPEC: ModelSpec = ModelSpec {
     source: "ns-2.35 Agent/TCPSink (tcp-sink.cc); RFC 5681 §4.2",
     params: &[SACK, SACK_BLOCKS],
     check,
-    constructor: Constructor::Described,
+    relations: Relations::NONE,
 };
+
+pub static MODEL: ReceiverModel = ReceiverModel { spec: &SPEC, build: |_| Box::new(EveryPacket) };
+
+/// One ACK per arriving data packet, at once (ns-2 `TcpSink::recv`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EveryPacket;
+
+impl AckPolicy for EveryPacket {
+    fn on_data(&self, r: &mut TcpReceiver, data: DataArrival) -> AckAction {
+        AckAction::SendNow(r.ack(&data, Some(data.seq)))
+    }
+}

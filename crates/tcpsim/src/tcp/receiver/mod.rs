@@ -4,7 +4,8 @@
 //! ns-2.35 `Agent/TCPSink`, `Agent/TCPSink/DelAck` and their `Sack1` variants
 //! (tcp-sink.cc); RFC 1122 §4.2.3.2 and RFC 5681 §4.2 for delayed ACKs, RFC 3168 §6.1.3
 //! for the ECN echo, RFC 2018 for SACK. What is common lives here; when to ACK is the
-//! policy of each receiver model (`every_packet.rs`, `delayed.rs`).
+//! [`AckPolicy`] of each receiver model (`every_packet.rs`, `delayed.rs`), listed in
+//! `crate::catalogue` as a [`ReceiverModel`].
 //!
 //! - The ACK number is the highest packet received in order (−1 before any).
 //! - ECN echo (ns-2 `Acker::ecn_unacked_`): a CE-marked ECT packet sets the echo state,
@@ -30,7 +31,7 @@ pub mod every_packet;
 use super::ack::AckInfo;
 use crate::engine::packet::{SackBlocks, MAX_SACK_BLOCKS};
 use crate::engine::{Dur, SimTime};
-use crate::registry::{Family, ModelConfig, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
 use std::collections::BTreeSet;
 
 /// Parameters every receiver has: SACK on or off, and blocks per ACK.
@@ -44,32 +45,42 @@ pub(crate) fn check(_: &ModelConfig) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// When a receiver sends its ACKs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AckPolicy {
-    /// One ACK per arriving data packet (ns-2 `TCPSink`).
-    EveryPacket,
-    /// Every second in-order packet or after `timeout` (ns-2 `TCPSink/DelAck`).
-    Delayed { timeout: Dur },
+/// SACK blocks per ACK of a receiver configured with the common `sack` and `sack_blocks`
+/// parameters (every receiver model has them); 0 = no SACK.
+pub fn sack_blocks(c: &ModelConfig) -> usize {
+    if c.boolean("sack") {
+        c.integer("sack_blocks") as usize
+    } else {
+        0
+    }
 }
 
-/// Typed receiver parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReceiverParams {
-    pub policy: AckPolicy,
-    /// SACK blocks per ACK; 0 = no SACK.
-    pub sack_blocks: usize,
+/// When a receiver sends its ACKs: what each receiver model decides. The receiver has
+/// recorded the packet (its ACK number and out-of-order set are up to date) when the
+/// policy is asked.
+pub trait AckPolicy: std::fmt::Debug {
+    /// A data packet arrived: ACK now (`r.ack(...)`) or hold the ACK.
+    fn on_data(&self, r: &mut TcpReceiver, data: DataArrival) -> AckAction;
 }
 
-impl ReceiverParams {
-    pub fn from_config(c: &ModelConfig) -> ReceiverParams {
-        assert_eq!(c.spec.family, Family::Receiver);
-        let policy = match c.name() {
-            "delayed" => AckPolicy::Delayed { timeout: c.time("timeout") },
-            _ => AckPolicy::EveryPacket,
-        };
-        let sack_blocks = if c.boolean("sack") { c.integer("sack_blocks") as usize } else { 0 };
-        ReceiverParams { policy, sack_blocks }
+/// A receiver model as the catalogue lists it: its spec and the constructor of its ACK
+/// policy (the common SACK parameters are read with [`sack_blocks`]).
+pub struct ReceiverModel {
+    pub spec: &'static ModelSpec,
+    pub build: fn(&ModelConfig) -> Box<dyn AckPolicy>,
+}
+
+impl FamilyModel for ReceiverModel {
+    const FAMILY: Family = Family::Receiver;
+    fn spec(&self) -> &'static ModelSpec {
+        self.spec
+    }
+}
+
+impl Chosen<ReceiverModel> {
+    /// A receiver of this model and configuration (one per flow).
+    pub fn build(&self) -> TcpReceiver {
+        TcpReceiver::new((self.model.build)(&self.config), sack_blocks(&self.config))
     }
 }
 
@@ -93,13 +104,18 @@ pub struct DataArrival {
 pub enum AckAction {
     /// Send this ACK now (and cancel any delayed-ACK timer).
     SendNow(AckInfo),
-    /// Hold the ACK and start the delayed-ACK timer.
-    StartTimer,
+    /// Hold the ACK and start the delayed-ACK timer, which sends it after this long
+    /// unless a packet sends it before.
+    StartTimer(Dur),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct TcpReceiver {
-    params: ReceiverParams,
+    /// When to ACK (the receiver model). Taken out while it runs, so that it can work on
+    /// the receiver.
+    policy: Option<Box<dyn AckPolicy>>,
+    /// SACK blocks per ACK; 0 = no SACK.
+    sack_blocks: usize,
     /// Next packet expected in order.
     next_expected: i64,
     /// Packets received above a hole.
@@ -125,9 +141,12 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
-    pub fn new(params: ReceiverParams) -> Self {
+    /// A receiver that ACKs by `policy` and sends up to `sack_blocks` SACK blocks per ACK
+    /// (0: no SACK).
+    pub fn new(policy: Box<dyn AckPolicy>, sack_blocks: usize) -> Self {
         TcpReceiver {
-            params,
+            policy: Some(policy),
+            sack_blocks,
             next_expected: 0,
             out_of_order: BTreeSet::new(),
             max_seen: -1,
@@ -141,8 +160,9 @@ impl TcpReceiver {
         }
     }
 
-    pub fn params(&self) -> &ReceiverParams {
-        &self.params
+    /// SACK blocks per ACK; 0 = no SACK.
+    pub fn sack_blocks_per_ack(&self) -> usize {
+        self.sack_blocks
     }
 
     /// The cumulative ACK: highest packet received in order.
@@ -158,6 +178,12 @@ impl TcpReceiver {
     /// A delayed ACK is pending.
     pub fn timer_pending(&self) -> bool {
         self.held.is_some()
+    }
+
+    /// Holds the ACK of `data` (an ACK policy that delays it): the next ACK sent covers
+    /// it, or the delayed-ACK timer sends it.
+    pub fn hold(&mut self, data: DataArrival) {
+        self.held = Some(data);
     }
 
     /// Records packet `seq`; returns how many packets became deliverable in order.
@@ -188,10 +214,9 @@ impl TcpReceiver {
             self.ts_to_echo = data.sent_at;
         }
         let delivered = self.record(data.seq);
-        let action = match self.params.policy {
-            AckPolicy::EveryPacket => AckAction::SendNow(self.ack(&data, Some(data.seq))),
-            AckPolicy::Delayed { .. } => delayed::on_data(self, data),
-        };
+        let policy = self.policy.take().expect("the policy is back after each packet");
+        let action = policy.on_data(self, data);
+        self.policy = Some(policy);
         (delivered, action)
     }
 
@@ -202,7 +227,7 @@ impl TcpReceiver {
     }
 
     /// Builds the ACK for `data` (ns-2 `TcpSink::ack`): ECN echo, SACK blocks, echoes.
-    fn ack(&mut self, data: &DataArrival, echo_seq: Option<i64>) -> AckInfo {
+    pub fn ack(&mut self, data: &DataArrival, echo_seq: Option<i64>) -> AckInfo {
         // The packet that triggered the ACK and, with delayed ACKs, the one held before it.
         let (mut cwr, mut congested, mut ect) = (data.cwr, data.ect && data.ce, data.ect);
         // ns-2's ECN negotiation: a non-ECT packet with ECE (packet 0 of an ECN sender)
@@ -221,7 +246,7 @@ impl TcpReceiver {
             self.ecn_unacked = true;
         }
         let ece = (ect && self.ecn_unacked) || offer;
-        let sack = if self.params.sack_blocks > 0 { self.sack_blocks(data.seq) } else { SackBlocks::EMPTY };
+        let sack = if self.sack_blocks > 0 { self.sack_blocks(data.seq) } else { SackBlocks::EMPTY };
         self.last_ack_sent = self.ack_number();
         AckInfo { ack: self.ack_number(), sack, ece, echo_seq, ts_echo: self.ts_to_echo }
     }
@@ -242,7 +267,7 @@ impl TcpReceiver {
     /// with the right edge exclusive; here blocks are [first, last], last = right − 1.
     fn sack_blocks(&mut self, seq: i64) -> SackBlocks {
         let cumulative = self.ack_number();
-        let capacity = self.params.sack_blocks;
+        let capacity = self.sack_blocks;
         if cumulative >= self.max_seen {
             if let Some(h) = &mut self.sack_history {
                 **h = SackBlocks::EMPTY;
@@ -301,7 +326,7 @@ mod tests {
     use crate::engine::time::PS_PER_MS;
 
     fn every_packet() -> TcpReceiver {
-        TcpReceiver::new(ReceiverParams { policy: AckPolicy::EveryPacket, sack_blocks: 0 })
+        TcpReceiver::new(Box::new(every_packet::EveryPacket), 0)
     }
 
     fn data(seq: i64) -> DataArrival {
@@ -311,7 +336,7 @@ mod tests {
     fn sent(r: &mut TcpReceiver, seq: i64) -> (u64, Option<i64>) {
         match r.on_data(data(seq)) {
             (n, AckAction::SendNow(a)) => (n, Some(a.ack)),
-            (n, AckAction::StartTimer) => (n, None),
+            (n, AckAction::StartTimer(_)) => (n, None),
         }
     }
 
@@ -346,7 +371,7 @@ mod tests {
         let mut r = every_packet();
         let echo = |r: &mut TcpReceiver, seq, sent_at| match r.on_data(DataArrival { seq, sent_at, ..DataArrival::default() }).1 {
             AckAction::SendNow(info) => info.ts_echo,
-            AckAction::StartTimer => unreachable!(),
+            AckAction::StartTimer(_) => unreachable!(),
         };
         assert_eq!(echo(&mut r, 0, 10), 10);
         assert_eq!(echo(&mut r, 2, 30), 10, "2 > last ACK 0 + 1: above the hole");
@@ -357,7 +382,7 @@ mod tests {
 
     #[test]
     fn delayed_ack_acks_every_second_in_order_packet() {
-        let mut r = TcpReceiver::new(ReceiverParams { policy: AckPolicy::Delayed { timeout: 100 * PS_PER_MS }, sack_blocks: 0 });
+        let mut r = TcpReceiver::new(Box::new(delayed::Delayed { timeout: 100 * PS_PER_MS }), 0);
         assert_eq!(sent(&mut r, 0).1, Some(0)); // the SYN is ACKed at once
         assert_eq!(sent(&mut r, 1).1, None);
         assert_eq!(sent(&mut r, 2).1, Some(2));
@@ -369,7 +394,7 @@ mod tests {
 
     #[test]
     fn delayed_ack_sends_at_once_for_out_of_order_and_hole_filling_packets() {
-        let mut r = TcpReceiver::new(ReceiverParams { policy: AckPolicy::Delayed { timeout: 100 * PS_PER_MS }, sack_blocks: 0 });
+        let mut r = TcpReceiver::new(Box::new(delayed::Delayed { timeout: 100 * PS_PER_MS }), 0);
         sent(&mut r, 0);
         assert_eq!(sent(&mut r, 1).1, None);
         assert_eq!(sent(&mut r, 3).1, Some(1)); // above a hole: immediate dup ACK
@@ -383,7 +408,7 @@ mod tests {
         let ect = |seq, ce, cwr| DataArrival { seq, ect: true, ce, cwr, ..DataArrival::default() };
         let ece = |r: &mut TcpReceiver, d| match r.on_data(d).1 {
             AckAction::SendNow(a) => a.ece,
-            AckAction::StartTimer => panic!("every packet is ACKed"),
+            AckAction::StartTimer(_) => panic!("every packet is ACKed"),
         };
         assert!(!ece(&mut r, ect(0, false, false)));
         assert!(ece(&mut r, ect(1, true, false))); // CE: echo
@@ -393,14 +418,14 @@ mod tests {
     }
 
     fn sack_receiver(blocks: usize) -> TcpReceiver {
-        TcpReceiver::new(ReceiverParams { policy: AckPolicy::EveryPacket, sack_blocks: blocks })
+        TcpReceiver::new(Box::new(every_packet::EveryPacket), blocks)
     }
 
     /// The SACK blocks of the ACK for packet `seq`.
     fn sack(r: &mut TcpReceiver, seq: i64) -> Vec<(i64, i64)> {
         match r.on_data(data(seq)).1 {
             AckAction::SendNow(a) => a.sack.as_slice().to_vec(),
-            AckAction::StartTimer => unreachable!("the tests use an every-packet receiver"),
+            AckAction::StartTimer(_) => unreachable!("the tests use an every-packet receiver"),
         }
     }
 
@@ -414,7 +439,7 @@ mod tests {
         let mut r = every_packet();
         let ece = |r: &mut TcpReceiver, d| match r.on_data(d).1 {
             AckAction::SendNow(a) => a.ece,
-            AckAction::StartTimer => panic!("every packet is ACKed"),
+            AckAction::StartTimer(_) => panic!("every packet is ACKed"),
         };
         assert!(ece(&mut r, DataArrival { seq: 0, ece: true, ..DataArrival::default() }));
         assert!(!ece(&mut r, DataArrival { seq: 1, ect: true, ..DataArrival::default() }));
@@ -488,16 +513,16 @@ mod tests {
 
     #[test]
     fn delayed_ack_receiver_sacks_out_of_order_packets_at_once() {
-        let mut r = TcpReceiver::new(ReceiverParams { policy: AckPolicy::Delayed { timeout: 100 * PS_PER_MS }, sack_blocks: 3 });
+        let mut r = TcpReceiver::new(Box::new(delayed::Delayed { timeout: 100 * PS_PER_MS }), 3);
         sent(&mut r, 0);
         assert_eq!(sent(&mut r, 1).1, None);
         match r.on_data(data(3)).1 {
             AckAction::SendNow(a) => assert_eq!((a.ack, a.sack.as_slice().to_vec()), (1, vec![(3, 3)])),
-            AckAction::StartTimer => panic!("out of order: ACK at once"),
+            AckAction::StartTimer(_) => panic!("out of order: ACK at once"),
         }
         match r.on_data(data(2)).1 {
             AckAction::SendNow(a) => assert_eq!((a.ack, a.sack.len()), (3, 0)),
-            AckAction::StartTimer => panic!("fills a hole: ACK at once"),
+            AckAction::StartTimer(_) => panic!("fills a hole: ACK at once"),
         }
     }
 }

@@ -81,7 +81,8 @@
 use super::scoreboard::Scoreboard;
 use super::{retransmit_into_recovery, LossRecovery};
 use crate::engine::time::{self, SimTime};
-use crate::registry::{no_check, Constructor, Family, ModelSpec, Param, ParamType as T, Value as V};
+use crate::model::{Family, ModelSpec, no_check, Param, ParamType as T, Relations, Value as V};
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::{AckEvent, CcView, CongestionControl};
 use crate::tcp::state::{ack_rtt, CwndAction, CwndCut, TcpState};
@@ -110,8 +111,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         ),
     ],
     check: no_check,
-    constructor: Constructor::Recovery(|c| Box::new(Fack::new(c.boolean("rampdown"), c.boolean("ss_div4")))),
+    relations: Relations { reads_sack: true, ..Relations::NONE },
 };
+
+pub static MODEL: RecoveryModel = RecoveryModel { spec: &SPEC, build: |c| Box::new(Fack::new(c.boolean("rampdown"), c.boolean("ss_div4"))) };
 
 /// Rampdown factor after a loss found outside slow start (ns-2 `wintrimmult_` 0.5).
 const WINTRIM_FACTOR: f64 = 0.5;

@@ -3,7 +3,7 @@
 //! A variant reacts to each ACK (new data, duplicate, partial) and to the retransmission
 //! timer, using the procedures of the shared sender state (`TcpState`) and asking the
 //! congestion control how far to cut the window. Each variant lives in its own file with
-//! a `SPEC` in the registry (`crate::registry::MODELS`); what Reno and NewReno share is in
+//! a `SPEC` and a [`RecoveryModel`], listed in `crate::catalogue`; what Reno and NewReno share is in
 //! `reno.rs`, what every variant shares is here and in `TcpState`.
 
 pub mod fack;
@@ -18,6 +18,27 @@ use super::ack::AckInfo;
 use super::cc::CongestionControl;
 use super::state::{CwndCut, TcpState};
 use crate::engine::SimTime;
+use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};
+
+/// A loss recovery as the catalogue lists it: its spec and its constructor.
+pub struct RecoveryModel {
+    pub spec: &'static ModelSpec,
+    pub build: fn(&ModelConfig) -> Box<dyn LossRecovery>,
+}
+
+impl FamilyModel for RecoveryModel {
+    const FAMILY: Family = Family::Recovery;
+    fn spec(&self) -> &'static ModelSpec {
+        self.spec
+    }
+}
+
+impl Chosen<RecoveryModel> {
+    /// A loss recovery of this model and configuration (one per flow).
+    pub fn build(&self) -> Box<dyn LossRecovery> {
+        (self.model.build)(&self.config)
+    }
+}
 
 pub trait LossRecovery {
     /// The scenario-file name of the variant.
@@ -83,9 +104,6 @@ pub(crate) fn retransmit_into_recovery(s: &mut TcpState, cc: &mut dyn Congestion
     let first_unacked = s.last_ack + 1;
     s.output(first_unacked, now);
 }
-
-/// Recoveries that read SACK blocks: a flow using one needs a receiver with `sack = true`.
-pub static SACK_BASED: &[&crate::registry::ModelSpec] = &[&sack1::SPEC, &fack::SPEC];
 
 #[cfg(test)]
 mod tests;

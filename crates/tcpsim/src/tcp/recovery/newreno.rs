@@ -15,7 +15,8 @@
 use super::reno::{may_send_new_data, on_duplicate};
 use super::LossRecovery;
 use crate::engine::SimTime;
-use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::model::{Family, ModelSpec, no_check, Relations};
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{CwndAction, TcpState};
@@ -30,8 +31,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     source: "RFC 6582; ns-2.35 Agent/TCP/Newreno (tcp-newreno.cc)",
     params: &[],
     check: no_check,
-    constructor: Constructor::Recovery(|_| Box::new(NewReno)),
+    relations: Relations::NONE,
 };
+
+pub static MODEL: RecoveryModel = RecoveryModel { spec: &SPEC, build: |_| Box::new(NewReno) };
 
 #[derive(Debug, Clone, Default)]
 pub struct NewReno;

@@ -19,7 +19,8 @@
 
 use super::{count_duplicate, fast_retransmit_allowed, retransmit_into_recovery, DupAck, LossRecovery};
 use crate::engine::SimTime;
-use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::model::{Family, ModelSpec, no_check, Relations};
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{CwndAction, CwndCut, TcpState};
@@ -31,8 +32,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     source: "RFC 5681 §3.2; ns-2.35 Agent/TCP/Reno (tcp-reno.cc)",
     params: &[],
     check: no_check,
-    constructor: Constructor::Recovery(|_| Box::new(Reno)),
+    relations: Relations::NONE,
 };
+
+pub static MODEL: RecoveryModel = RecoveryModel { spec: &SPEC, build: |_| Box::new(Reno) };
 
 #[derive(Debug, Clone, Default)]
 pub struct Reno;

@@ -55,7 +55,8 @@
 use super::scoreboard::Scoreboard;
 use super::{count_duplicate, fast_retransmit_allowed, halve_and_retransmit, DupAck, LossRecovery};
 use crate::engine::SimTime;
-use crate::registry::{no_check, Constructor, Family, ModelSpec, Param, ParamType as T, Value as V};
+use crate::model::{Family, ModelSpec, no_check, Param, ParamType as T, Relations, Value as V};
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::TcpState;
@@ -74,8 +75,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         "ns-2.35 Agent/TCP default",
     )],
     check: no_check,
-    constructor: Constructor::Recovery(|c| Box::new(Sack1::new(c.boolean("partial_ack")))),
+    relations: Relations { reads_sack: true, ..Relations::NONE },
 };
+
+pub static MODEL: RecoveryModel = RecoveryModel { spec: &SPEC, build: |c| Box::new(Sack1::new(c.boolean("partial_ack"))) };
 
 /// Packets sent at once on a partial ACK with `partial_ack` (ns-2 `partial_ack_action`).
 const PARTIAL_ACK_BURST: usize = 2;

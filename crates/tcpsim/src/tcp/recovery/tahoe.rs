@@ -12,7 +12,8 @@
 
 use super::{count_duplicate, fast_retransmit_allowed, DupAck, LossRecovery};
 use crate::engine::SimTime;
-use crate::registry::{no_check, Constructor, Family, ModelSpec};
+use crate::model::{Family, ModelSpec, no_check, Relations};
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::state::{CwndCut, TcpState};
@@ -24,8 +25,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     source: "Jacobson 1988; ns-2.35 Agent/TCP (tcp.cc)",
     params: &[],
     check: no_check,
-    constructor: Constructor::Recovery(|_| Box::new(Tahoe)),
+    relations: Relations::NONE,
 };
+
+pub static MODEL: RecoveryModel = RecoveryModel { spec: &SPEC, build: |_| Box::new(Tahoe) };
 
 #[derive(Debug, Clone, Default)]
 pub struct Tahoe;

@@ -7,12 +7,16 @@
 //! Packet 2 is lost; later packets bring duplicate ACKs for 1.
 
 use crate::engine::time::PS_PER_MS;
-use crate::registry::{self, Family};
+use crate::catalogue::{chosen, default_tcp_sender};
+use crate::model::Value;
+use crate::tcp::cc::CcModel;
+use super::RecoveryModel;
 use super::sack1::Sack1;
 use super::LossRecovery;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::Reno;
-use crate::tcp::receiver::{AckAction, AckPolicy, DataArrival, ReceiverParams, TcpReceiver};
+use crate::tcp::receiver::every_packet::EveryPacket;
+use crate::tcp::receiver::{AckAction, DataArrival, TcpReceiver};
 use crate::tcp::sender::{CwndAction, TcpParams, TcpSender, TcpState};
 
 /// The loss-recovery variants under test, by registry name.
@@ -35,15 +39,8 @@ fn sender(kind: RecoveryKind) -> TcpSender {
         RecoveryKind::Reno => "reno",
         RecoveryKind::NewReno => "newreno",
     };
-    let params = TcpParams {
-        recovery: registry::find(Family::Recovery, name).expect("registered").defaults(),
-        syn: false,
-        initial_window: 8.0,
-        initial_ssthresh: Some(5.0),
-        max_window: 100,
-        ..TcpParams::default()
-    };
-    let mut s = TcpSender::new(params, 0.0);
+    let params = TcpParams { syn: false, initial_window: 8.0, initial_ssthresh: Some(5.0), max_window: 100, ..TcpParams::default() };
+    let mut s = TcpSender::new(params, chosen::<RecoveryModel>(name).build(), Box::new(Reno), 0.0);
     s.start(0);
     assert_eq!(take(&mut s), (0..8).collect::<Vec<_>>());
     s
@@ -82,7 +79,7 @@ fn first_two_duplicates_each_send_one_new_packet() {
 #[test]
 fn limited_transmit_can_be_turned_off() {
     let params = TcpParams { syn: false, initial_window: 4.0, limited_transmit: false, ..TcpParams::default() };
-    let mut s = TcpSender::new(params, 0.0);
+    let mut s = default_tcp_sender(params, 0.0);
     s.start(0);
     take(&mut s);
     ack(&mut s, 100, 1, &[4, 5, 6]); // ACKs 0 and 1 at once: cwnd 4 → 5, window reaches 6
@@ -268,7 +265,7 @@ fn timeout_goes_back_to_the_first_unacked_packet_with_one_packet_window() {
 #[test]
 fn syn_ack_sets_the_initial_window() {
     // ns-2 syn_ + delay_growth_: packet 0 is the SYN, cwnd 1 until its ACK, then 2.
-    let mut s = TcpSender::new(TcpParams::default(), 0.0);
+    let mut s = default_tcp_sender(TcpParams::default(), 0.0);
     s.start(0);
     assert_eq!(take(&mut s), vec![0]);
     s.on_ack(&AckInfo::cumulative(0), ms(50));
@@ -279,7 +276,7 @@ fn syn_ack_sets_the_initial_window() {
 #[test]
 fn finite_transfer_stops_after_its_packets() {
     let params = TcpParams { packets: Some(3), ..TcpParams::default() };
-    let mut s = TcpSender::new(params, 0.0);
+    let mut s = default_tcp_sender(params, 0.0);
     s.start(0);
     s.on_ack(&AckInfo::cumulative(0), ms(50));
     s.on_ack(&AckInfo::cumulative(2), ms(100));
@@ -307,7 +304,7 @@ impl SackScript {
         let mut s = TcpState::new(params, 0.0);
         s.curseq = i64::MAX;
         s.send_much(0, 0);
-        let sink = TcpReceiver::new(ReceiverParams { policy: AckPolicy::EveryPacket, sack_blocks: 3 });
+        let sink = TcpReceiver::new(Box::new(EveryPacket), 3);
         let mut script = SackScript { s, sack1: Sack1::new(partial_ack), cc: Reno, sink };
         assert_eq!(script.sent(), (0..8).collect::<Vec<_>>());
         script.deliver(100, 0, &[8]);
@@ -325,7 +322,7 @@ impl SackScript {
     fn deliver(&mut self, at_ms: u64, seq: i64, expect_sent: &[i64]) -> AckInfo {
         let info = match self.sink.on_data(DataArrival { seq, ..DataArrival::default() }).1 {
             AckAction::SendNow(info) => info,
-            AckAction::StartTimer => unreachable!("the receiver ACKs every packet"),
+            AckAction::StartTimer(_) => unreachable!("the receiver ACKs every packet"),
         };
         self.sack1.on_ack(&mut self.s, &mut self.cc, &info, ms(at_ms));
         assert_eq!(self.sent(), expect_sent, "packets sent after the ACK of {seq} ({info:?})");
@@ -489,19 +486,16 @@ fn vegas_sender() -> TcpSender {
 }
 
 fn vegas_sender_with(resend_unsent: bool) -> TcpSender {
-    let find = |family, name| registry::find(family, name).expect("registered").defaults();
-    let mut recovery = find(Family::Recovery, "vegas");
-    recovery.set("resend_unsent", registry::Value::Bool(resend_unsent));
+    let mut recovery = chosen::<RecoveryModel>("vegas");
+    recovery.config.set("resend_unsent", Value::Bool(resend_unsent));
     let params = TcpParams {
-        cc: find(Family::CongestionControl, "vegas"),
-        recovery,
         syn: false,
         initial_window: 8.0,
         initial_ssthresh: Some(2.0),
         max_window: 100,
         ..TcpParams::default()
     };
-    let mut s = TcpSender::new(params, 0.0);
+    let mut s = TcpSender::new(params, recovery.build(), chosen::<CcModel>("vegas").build(), 0.0);
     s.start(0);
     assert_eq!(take(&mut s), (0..8).collect::<Vec<_>>());
     for seq in 0..8 {
@@ -634,6 +628,7 @@ fn vegas_timeout_halves_ssthresh_and_restarts_from_two_packets() {
 
 #[test]
 fn vegas_is_the_default_recovery_of_a_vegas_flow() {
-    assert_eq!(crate::tcp::agent::default_recovery("vegas"), "vegas");
-    assert_eq!(crate::tcp::agent::default_recovery("reno"), "newreno");
+    let recovery_of = |cc: &str| crate::catalogue::default_recovery(chosen::<CcModel>(cc).config.spec).spec.name;
+    assert_eq!(recovery_of("vegas"), "vegas");
+    assert_eq!(recovery_of("reno"), "newreno");
 }

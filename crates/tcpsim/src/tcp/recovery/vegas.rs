@@ -56,7 +56,8 @@
 
 use super::LossRecovery;
 use crate::engine::SimTime;
-use crate::registry::{no_check, Constructor, Family, ModelConfig, ModelSpec, Param, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, no_check, Param, ParamType as T, Relations, Value as V};
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::{AckEvent, CcView, CongestionControl};
 use crate::tcp::state::{ack_rtt, CwndAction, TcpState};
@@ -75,8 +76,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         "ns-2.35 VegasTcpAgent::recv and vegas_expire",
     )],
     check: no_check,
-    constructor: Constructor::Recovery(|c| Box::new(Vegas::new(c))),
+    relations: Relations::NONE,
 };
+
+pub static MODEL: RecoveryModel = RecoveryModel { spec: &SPEC, build: |c| Box::new(Vegas::new(c)) };
 
 /// ssthresh after the window is deflated (ns-2; Vegas uses ssthresh only for slow start).
 const SSTHRESH_AFTER_DEFLATION: f64 = 2.0;

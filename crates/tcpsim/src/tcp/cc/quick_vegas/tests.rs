@@ -6,7 +6,9 @@
 use super::*;
 use crate::engine::time::PS_PER_MS;
 use crate::engine::SimTime;
-use crate::registry::{self, Family};
+use crate::catalogue::chosen;
+use crate::tcp::cc::CcModel;
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::sender::{TcpParams, TcpSender, TcpState};
 
@@ -250,16 +252,8 @@ fn loss_resets_succ_and_uses_the_vegas_cut_or_half() {
 // ---------------------------------------------------------------- whole sender
 
 fn quick_vegas_sender() -> TcpSender {
-    let find = |family, name| registry::find(family, name).expect("registered").defaults();
-    let params = TcpParams {
-        cc: find(Family::CongestionControl, "quick_vegas"),
-        recovery: find(Family::Recovery, "vegas"),
-        max_window: 1000,
-        syn: false,
-        initial_window: 2.0,
-        ..TcpParams::default()
-    };
-    TcpSender::new(params, 0.0)
+    let params = TcpParams { max_window: 1000, syn: false, initial_window: 2.0, ..TcpParams::default() };
+    TcpSender::new(params, chosen::<RecoveryModel>("vegas").build(), chosen::<CcModel>("quick_vegas").build(), 0.0)
 }
 
 /// ACKs every outstanding packet, each `rtt` after it was sent, in order; returns how

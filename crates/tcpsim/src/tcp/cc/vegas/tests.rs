@@ -5,7 +5,9 @@
 
 use super::*;
 use crate::engine::time::{PS_PER_MS, PS_PER_US};
-use crate::registry::{self, Family};
+use crate::catalogue::chosen;
+use crate::tcp::cc::CcModel;
+use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::Window;
 use crate::tcp::sender::{TcpParams, TcpSender, TcpState};
@@ -278,14 +280,8 @@ fn fast_retransmit_backs_off_the_fine_grained_timeout() {
 // ---------------------------------------------------------------- slow start, whole sender
 
 fn vegas_sender(params: TcpParams) -> TcpSender {
-    let cc = registry::find(Family::CongestionControl, "vegas").expect("registered").defaults();
-    let params = TcpParams {
-        cc,
-        recovery: registry::find(Family::Recovery, "vegas").expect("registered").defaults(),
-        max_window: 1000,
-        ..params
-    };
-    TcpSender::new(params, 0.0)
+    let params = TcpParams { max_window: 1000, ..params };
+    TcpSender::new(params, chosen::<RecoveryModel>("vegas").build(), chosen::<CcModel>("vegas").build(), 0.0)
 }
 
 /// ACKs every outstanding packet, each `rtt` after it was sent, in order; returns the

@@ -1,21 +1,22 @@
-//! The one registry of models.
+//! The vocabulary of models: what every model says about itself.
 //!
-//! Every model — congestion control, loss recovery, receiver, queue, traffic agent, error
+//! Every model — congestion control, loss recovery, receiver, queue, traffic source, error
 //! model — declares once, in its own file, a [`ModelSpec`]: its name, a one-line summary,
 //! where it comes from, its parameters (name, type, unit, default, valid range, one line of
-//! doc, source) and its constructor. [`MODELS`] lists them, one line per model. The
-//! scenario reader, its error messages, `tcpsim models`, the parameter tables in
-//! `docs/models/` and the Python front end all read this list, so each default is written
-//! exactly once.
+//! doc, source), a check between parameters, and its [`Relations`] to models of other
+//! families (a window control's default loss recovery, a recovery that reads SACK
+//! blocks, ...). Each family's trait module pairs the spec with that family's
+//! constructor (`tcp::cc::CcModel`, `queue::QueueModel`, ...); the catalogue
+//! (`crate::catalogue`), above every model, lists them. Models import this vocabulary and
+//! never the catalogue, as Linux's congestion controls call
+//! `tcp_register_congestion_control` and only `tcp_cong.c` keeps the list.
 //!
 //! A model configured in a scenario is a [`ModelConfig`]: the spec plus one value per
-//! parameter (defaults filled in), with typed getters for the constructor.
+//! parameter (defaults filled in), with typed getters for the constructor; [`Chosen`]
+//! pairs it with the family model it was chosen from, so building it needs no lookup.
 
 use crate::engine::time::{self, Dur};
-use crate::engine::RandomStream;
-use crate::queue::{Limit, QueueDiscipline};
-use crate::tcp::cc::CongestionControl;
-use crate::tcp::recovery::LossRecovery;
+use crate::units::Limit;
 use std::fmt;
 
 /// The kinds of models, each with its own trait.
@@ -69,19 +70,6 @@ impl Family {
             Family::Agent => "flow",
             Family::CongestionControl | Family::Recovery | Family::Receiver => "tcp_flow",
             Family::Queue | Family::ErrorModel => "link",
-        }
-    }
-
-    /// The model a scenario gets when it names none; `None` when leaving the key out
-    /// means no model at all (a link without an error model loses nothing).
-    pub fn default_model(self) -> Option<&'static str> {
-        match self {
-            Family::Agent => Some(crate::tcp::agent::DEFAULT_AGENT),
-            Family::CongestionControl => Some(crate::tcp::agent::DEFAULT_CC),
-            Family::Recovery => Some(crate::tcp::agent::DEFAULT_RECOVERY),
-            Family::Receiver => Some(crate::tcp::agent::DEFAULT_RECEIVER),
-            Family::Queue => Some(crate::queue::DEFAULT_QUEUE),
-            Family::ErrorModel => None,
         }
     }
 
@@ -205,7 +193,7 @@ impl Value {
     }
 }
 
-fn format_number(x: f64) -> String {
+pub(crate) fn format_number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{x:.1}").trim_end_matches(".0").to_string()
     } else {
@@ -301,45 +289,41 @@ impl ParamError {
     }
 }
 
-/// The link direction a queue feeds, as its model sees it when it is checked and built.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct QueueLink {
-    /// Rate, bits per second.
-    pub rate_bps: u64,
-    /// Propagation delay (RED's automatic weight reads it, as ns-2's `$q link` does).
-    pub delay: Dur,
-    /// The largest packet any flow of the scenario sends, bytes.
-    pub largest_packet: u32,
+/// What a model says of its relations to models of other families: data that the
+/// scenario reader, the builder, `tcpsim models --json`, Python's sweep keys and the docs
+/// read, so that no pairing is written by name anywhere else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Relations {
+    /// A window control: the loss recovery a flow gets when it names none (the pairing
+    /// that makes the two one ns-2 agent); `None` = the family default.
+    pub default_recovery: Option<&'static str>,
+    /// A loss recovery that reads SACK blocks: the flow needs a receiver with
+    /// `sack = true` (given by default when the recovery came from the window control's
+    /// `default_recovery` and the scenario names neither).
+    pub reads_sack: bool,
+    /// The model works only on an ECN-capable flow (`ecn = true`).
+    pub needs_ecn: bool,
+    /// A traffic source: the families a flow of it selects models of (TCP: `cc`,
+    /// `recovery`, `receiver`; the receiver is its sink).
+    pub selects: &'static [Family],
 }
 
-/// What building a queue discipline needs besides its parameters.
-pub struct QueueEnv {
-    /// Rate of the link direction the queue feeds, bits per second.
-    pub rate_bps: u64,
-    /// Propagation delay of that link direction.
-    pub delay: Dur,
-    /// The queue's own random stream.
-    pub random: RandomStream,
+impl Relations {
+    /// No relation to other models.
+    pub const NONE: Relations = Relations { default_recovery: None, reads_sack: false, needs_ecn: false, selects: &[] };
+
+    /// Relations as JSON (for `tcpsim models --json` and Python).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "default_recovery": self.default_recovery,
+            "reads_sack": self.reads_sack,
+            "needs_ecn": self.needs_ecn,
+            "selects": self.selects.iter().map(|f| f.key()).collect::<Vec<_>>(),
+        })
+    }
 }
 
-/// How a model is constructed; one variant per family trait.
-pub enum Constructor {
-    CongestionControl(fn(&ModelConfig) -> Box<dyn CongestionControl>),
-    Recovery(fn(&ModelConfig) -> Box<dyn LossRecovery>),
-    /// Receivers and agents are built by their owners from the typed parameters
-    /// (`TcpReceiver::new`, the flow builder).
-    Described,
-    ErrorModel(fn(&ModelConfig) -> Box<dyn crate::net::error::ErrorModel>),
-    Queue {
-        build: fn(&ModelConfig, QueueEnv) -> Box<dyn QueueDiscipline>,
-        /// Checks the configured queue against the link direction it feeds: that its limit
-        /// can hold the largest packet of the scenario, and whatever else depends on the
-        /// link (RED's automatic thresholds); returns what was expected.
-        check_link: fn(&ModelConfig, &QueueLink) -> Result<(), String>,
-    },
-}
-
-/// Everything the registry knows about one model.
+/// Everything a model says about itself.
 pub struct ModelSpec {
     pub family: Family,
     /// Name in scenario files (`cc = "vegas"`).
@@ -350,7 +334,8 @@ pub struct ModelSpec {
     pub params: &'static [Param],
     /// Checks between parameters (for example max_th > min_th), after each is in range.
     pub check: fn(&ModelConfig) -> Result<(), ParamError>,
-    pub constructor: Constructor,
+    /// Its relations to models of other families.
+    pub relations: Relations,
 }
 
 impl fmt::Debug for ModelSpec {
@@ -364,6 +349,52 @@ pub fn no_check(_: &ModelConfig) -> Result<(), ParamError> {
     Ok(())
 }
 
+/// A family's model: the spec plus the family's constructor (each family's trait module
+/// defines one, e.g. `tcp::cc::CcModel`). The catalogue lists them; the scenario reader
+/// reads any family through this.
+pub trait FamilyModel: Sync + 'static {
+    /// The family every model of this type belongs to.
+    const FAMILY: Family;
+    fn spec(&self) -> &'static ModelSpec;
+}
+
+/// A model chosen in a scenario: the family model it came from (with its constructor) and
+/// its configuration. Building it is `(chosen.model.build)(&chosen.config, ...)`: the
+/// family is part of the type, so no lookup or family check is left for run time.
+pub struct Chosen<M: 'static> {
+    pub model: &'static M,
+    pub config: ModelConfig,
+}
+
+impl<M: FamilyModel> Chosen<M> {
+    /// `model` with every parameter at its default.
+    pub fn defaults(model: &'static M) -> Self {
+        Chosen { model, config: model.spec().defaults() }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.config.name()
+    }
+}
+
+impl<M> Clone for Chosen<M> {
+    fn clone(&self) -> Self {
+        Chosen { model: self.model, config: self.config.clone() }
+    }
+}
+
+impl<M> PartialEq for Chosen<M> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.model, other.model) && self.config == other.config
+    }
+}
+
+impl<M> fmt::Debug for Chosen<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.config.fmt(f)
+    }
+}
+
 impl ModelSpec {
     pub fn param(&self, name: &str) -> Option<&'static Param> {
         self.params.iter().find(|p| p.name == name)
@@ -373,39 +404,6 @@ impl ModelSpec {
     pub fn defaults(&'static self) -> ModelConfig {
         ModelConfig { spec: self, values: self.params.iter().map(|p| p.default.clone()).collect(), given: 0 }
     }
-}
-
-/// Every model, one line each. Adding a model: write its file with a `SPEC`, add it here.
-pub static MODELS: &[&ModelSpec] = &[
-    &crate::tcp::agent::SPEC,
-    &crate::app::cbr::SPEC,
-    &crate::tcp::cc::reno::SPEC,
-    &crate::tcp::cc::vegas::SPEC,
-    &crate::tcp::cc::quick_vegas::SPEC,
-    &crate::tcp::cc::fast::SPEC,
-    &crate::tcp::recovery::tahoe::SPEC,
-    &crate::tcp::recovery::reno::SPEC,
-    &crate::tcp::recovery::newreno::SPEC,
-    &crate::tcp::recovery::sack1::SPEC,
-    &crate::tcp::recovery::fack::SPEC,
-    &crate::tcp::recovery::vegas::SPEC,
-    &crate::tcp::receiver::every_packet::SPEC,
-    &crate::tcp::receiver::delayed::SPEC,
-    &crate::queue::droptail::SPEC,
-    &crate::queue::red::SPEC,
-    &crate::net::error::blackout::SPEC,
-    &crate::net::error::uniform::SPEC,
-    &crate::queue::drr::SPEC,
-];
-
-/// The model `name` of `family`, if registered.
-pub fn find(family: Family, name: &str) -> Option<&'static ModelSpec> {
-    MODELS.iter().copied().find(|m| m.family == family && m.name == name)
-}
-
-/// The names of every model of `family`, in registry order.
-pub fn names(family: Family) -> Vec<&'static str> {
-    MODELS.iter().filter(|m| m.family == family).map(|m| m.name).collect()
 }
 
 /// A model as configured: its spec and one value per parameter, in the spec's order.
@@ -547,60 +545,6 @@ impl ModelConfig {
     }
 }
 
-/// The registry as JSON (for `tcpsim models` and the Python front end): `families` (id,
-/// scenario key, title, scope, default model) in [`Family::ALL`] order, then `models` in
-/// registry order, each with its parameters.
-pub fn to_json() -> serde_json::Value {
-    let models: Vec<serde_json::Value> = MODELS
-        .iter()
-        .map(|m| {
-            let params: Vec<serde_json::Value> = m
-                .params
-                .iter()
-                .map(|p| {
-                    serde_json::json!({
-                        "name": p.name,
-                        "type": match p.ty { ParamType::Choice(_) => "choice".to_string(), t => t.describe() },
-                        "choices": match p.ty { ParamType::Choice(c) | ParamType::NumberOr(c) => c.to_vec(), _ => Vec::new() },
-                        "unit": p.unit,
-                        "default": p.default.to_json(),
-                        "default_toml": p.default.to_toml(),
-                        "min": p.range.map(|r| r.0),
-                        "max": p.range.map(|r| r.1),
-                        "doc": p.doc,
-                        "source": p.source,
-                        "required": required(m, p),
-                        "example_toml": p.example,
-                    })
-                })
-                .collect();
-            serde_json::json!({
-                "family": m.family.key(),
-                "family_title": m.family.title(),
-                "name": m.name,
-                "summary": m.summary,
-                "source": m.source,
-                "params": params,
-                // A recovery that reads SACK blocks needs a receiver that sends them.
-                "needs_sack_receiver": crate::tcp::recovery::SACK_BASED.iter().any(|r| std::ptr::eq(*r, *m)),
-            })
-        })
-        .collect();
-    let families: Vec<serde_json::Value> = Family::ALL
-        .iter()
-        .map(|f| {
-            serde_json::json!({
-                "id": f.id(),
-                "key": f.key(),
-                "title": f.title(),
-                "scope": f.scope(),
-                "default": f.default_model(),
-            })
-        })
-        .collect();
-    serde_json::json!({ "families": families, "models": models })
-}
-
 /// A parameter the scenario must give: no default, and the model's check rejects the
 /// defaults for it.
 pub fn required(spec: &'static ModelSpec, p: &Param) -> bool {
@@ -631,66 +575,3 @@ pub fn markdown_table(spec: &ModelSpec) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_unique_within_a_family_and_parameters_within_a_model() {
-        for (i, a) in MODELS.iter().enumerate() {
-            for b in &MODELS[i + 1..] {
-                assert!(!(a.family == b.family && a.name == b.name), "{a:?} registered twice");
-            }
-            for (j, p) in a.params.iter().enumerate() {
-                assert!(a.params[j + 1..].iter().all(|q| q.name != p.name), "{a:?}.{} twice", p.name);
-                assert!(!p.doc.is_empty() && !p.source.is_empty(), "{a:?}.{} needs a doc and a source", p.name);
-            }
-            assert!(a.params.len() <= 64, "{a:?}: `given` is a 64-bit mask");
-        }
-    }
-
-    #[test]
-    fn every_default_is_in_its_range_and_passes_the_model_check() {
-        for m in MODELS {
-            for p in m.params {
-                if let (Some((lo, hi)), Some(x)) = (p.range, Param::magnitude(&p.default)) {
-                    assert!(x >= lo && x <= hi, "{m:?}.{}: default {x} outside [{lo}, {hi}]", p.name);
-                }
-            }
-            // Defaults pass the model's check, unless it has a required parameter (no default).
-            if let Err(e) = (m.check)(&m.defaults()) {
-                let required = m.param(e.key).is_some_and(|p| p.default == Value::Unset && !p.example.is_empty());
-                assert!(required, "{m:?} defaults fail their check: {e:?} (a required parameter needs an example)");
-            }
-        }
-    }
-
-    #[test]
-    fn every_family_default_is_a_registered_model_of_that_family() {
-        for f in Family::ALL {
-            if let Some(name) = f.default_model() {
-                assert!(find(f, name).is_some(), "default {} '{name}' is not registered", f.title());
-            }
-        }
-        let json = to_json();
-        assert_eq!(json["families"].as_array().map(Vec::len), Some(Family::ALL.len()));
-        assert_eq!(json["families"][1]["default"], "reno");
-    }
-
-    #[test]
-    fn values_print_as_scenario_text() {
-        assert_eq!(Value::Time(200 * time::PS_PER_MS).to_toml(), "\"200ms\"");
-        assert_eq!(Value::Time(3 * time::PS_PER_S).to_toml(), "\"3s\"");
-        assert_eq!(Value::Rate(448_000).to_toml(), "\"448Kbps\"");
-        assert_eq!(Value::Number(0.002).to_toml(), "0.002");
-        assert_eq!(Value::Number(2.0).to_toml(), "2");
-        assert_eq!(Value::Limit(Limit::Packets(50)).to_toml(), "\"50p\"");
-        assert_eq!(Value::Choice("auto").to_toml(), "\"auto\"");
-    }
-
-    #[test]
-    fn number_or_words_describes_both() {
-        assert_eq!(ParamType::NumberOr(&["auto"]).describe(), "number or \"auto\"");
-        assert_eq!(ParamType::NumberOr(&["a", "b", "c"]).describe(), "number, \"a\", \"b\" or \"c\"");
-    }
-}

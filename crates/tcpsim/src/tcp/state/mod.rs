@@ -1,7 +1,11 @@
-//! The TCP sender's state and the procedures every loss-recovery variant shares.
+//! The TCP sender's variables and the procedures every loss-recovery variant shares.
 //!
 //! Loss recovery (`recovery/`) and congestion control (`cc/`) work on this state; the
-//! sender that composes them (`sender.rs`) depends on them, not they on it.
+//! sender that composes them (`sender.rs`) depends on them, not they on it. The
+//! parameters are `params.rs` (`TcpParams`, shared by the flows of a table), the counters
+//! `stats.rs`, the send-time records `send_times.rs`; the procedures that ask the
+//! congestion control (window growth on a new ACK, the cuts) are in `tcp/response.rs`,
+//! above `cc/`, so that this state does not depend on the congestion controls.
 //!
 //! Follows ns-2.35's one-way `Agent/TCP` (tcp.cc): sequence numbers count packets from 0,
 //! the ACK number is the highest in-order packet received, cwnd is real-valued, and the
@@ -22,13 +26,27 @@
 //! there ns-2's cwnd below 1 is how the sender waits for the retransmission timer
 //! (`tcp/ecn/mod.rs`).
 
+mod send_times;
+mod stats;
+
+pub use send_times::SendTimes;
+pub use stats::SenderStats;
+
 use super::ack::AckInfo;
-pub use super::agent::TcpParams;
-use super::agent::RttHint;
-use super::cc::{AckEvent, CcView, CongestionControl, Window};
+use super::params::RttHint;
+pub use super::params::TcpParams;
 use super::rtt::RttEstimator;
+pub use crate::engine::packet::Outgoing;
 use crate::engine::time::{self, SimTime};
-use std::collections::VecDeque;
+
+/// The window a congestion control moves, in packets (ns-2 counts packets; cwnd is real).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    /// Congestion window, packets.
+    pub cwnd: f64,
+    /// Slow-start threshold, packets.
+    pub ssthresh: f64,
+}
 
 /// The last action that changed the window (ns-2 `last_cwnd_action_`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,21 +71,6 @@ pub enum CwndCut {
     ToReducedMayIdle,
     /// cwnd ← 1 (Tahoe fast retransmit, timeout).
     ToOne,
-}
-
-/// Per-flow sender counters.
-#[derive(Debug, Clone, Default)]
-pub struct SenderStats {
-    pub packets_sent: u64,
-    pub retransmits: u64,
-    pub timeouts: u64,
-    pub fast_retransmits: u64,
-    /// Window reductions for ECN echoes (ns-2 `necnresponses_`).
-    pub ecn_reductions: u64,
-    pub rtt_samples: u64,
-    pub rtt_sum: f64,
-    pub rtt_min: f64,
-    pub rtt_max: f64,
 }
 
 /// State shared by the loss-recovery variants.
@@ -138,149 +141,6 @@ pub struct TcpState {
     /// Packets to put on the wire now, in order (drained by the simulation).
     pub outbox: Vec<Outgoing>,
     pub stats: SenderStats,
-}
-
-/// A packet the sender puts on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outgoing {
-    pub seq: i64,
-    /// Sent before.
-    pub retransmission: bool,
-    /// ECN-capable transport: set on data packets of an ECN sender except packet 0
-    /// (retransmissions per `ect_on_retransmit`).
-    pub ect: bool,
-    /// Carries the ECE flag: packet 0 of an ECN sender offers ECN (ns-2 `output()`).
-    pub ece: bool,
-    /// Carries the CWR flag.
-    pub cwr: bool,
-    /// The RTT the sender writes into the packet (`rtt_hint`), picoseconds; 0 for none.
-    pub rtt_hint: crate::engine::Dur,
-}
-
-/// When each packet was last sent and how many times it was sent (ns-2 Vegas
-/// `v_sendtime_`, `v_transmits_`), kept one of two ways:
-///
-/// - exact (the default): a record of each packet last_ack + 1 ..= maxseq, forgotten when
-///   acknowledged (memory follows the flight);
-/// - ns-2 Agent/TCP/Vegas's ring ([`SendTimes::ns2_ring`]): `window_` slots indexed by
-///   `seq % window_`, re-created when packet 0 is sent. A new ACK clears the slots of the
-///   packets it acknowledges with tcp-vegas.cc's loop, which runs from `(oldack + 1) %
-///   window_` while the index is at most `ack % window_`: when the acknowledged range wraps
-///   around the ring it clears nothing, so those slots keep their send time and count, and
-///   the packets that reuse them count 2 transmissions or more (no RTT sample from their
-///   ACKs, the doubled fine-grained timer and the halved window of a retransmission). A
-///   lookup returns whatever the slot holds. Vegas with ns-2's `window_` 20 depends on it.
-#[derive(Debug, Clone, Default)]
-pub struct SendTimes {
-    first: i64,
-    records: VecDeque<SendRecord>,
-    /// The ring's size (ns-2 `v_maxwnd_` = `window_`); 0 = exact records.
-    ring_size: u32,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct SendRecord {
-    last_sent: SimTime,
-    transmissions: u32,
-}
-
-impl SendTimes {
-    /// ns-2 Agent/TCP/Vegas's ring of `window` slots (see the type's text).
-    pub fn ns2_ring(window: u32) -> Self {
-        SendTimes { first: 0, records: VecDeque::new(), ring_size: window.max(1) }
-    }
-
-    /// When packet `seq` was last sent, if it is outstanding (the ring: what its slot holds).
-    pub fn get(&self, seq: i64) -> Option<SimTime> {
-        self.record_of(seq).map(|r| r.last_sent)
-    }
-
-    /// How many times packet `seq` was sent, 0 if it is not outstanding (the ring: its
-    /// slot's count).
-    pub fn transmissions(&self, seq: i64) -> u32 {
-        self.record_of(seq).map_or(0, |r| r.transmissions)
-    }
-
-    /// The ring's slot of `seq` (slots are created as packets reach them; one never
-    /// reached is a cleared one).
-    fn slot(&self, seq: i64) -> Option<usize> {
-        (seq >= 0).then(|| (seq % self.ring_size as i64) as usize)
-    }
-
-    fn record_of(&self, seq: i64) -> Option<&SendRecord> {
-        if self.ring_size > 0 {
-            return self.records.get(self.slot(seq)?).filter(|r| r.transmissions > 0);
-        }
-        let i = seq.checked_sub(self.first)?;
-        if i < 0 {
-            return None;
-        }
-        self.records.get(i as usize).filter(|r| r.transmissions > 0)
-    }
-
-    fn record(&mut self, seq: i64, now: SimTime) {
-        if self.ring_size > 0 {
-            let Some(k) = self.slot(seq) else { return };
-            if seq == 0 {
-                self.records.clear(); // ns-2 allocates the ring anew on every send of packet 0
-            }
-            while self.records.len() <= k {
-                self.records.push_back(SendRecord { last_sent: now, transmissions: 0 });
-            }
-            let r = &mut self.records[k];
-            r.last_sent = now;
-            r.transmissions += 1;
-            return;
-        }
-        if self.records.is_empty() {
-            self.first = seq;
-        }
-        let i = seq - self.first;
-        if i < 0 {
-            return;
-        }
-        let i = i as usize;
-        while self.records.len() <= i {
-            self.records.push_back(SendRecord { last_sent: now, transmissions: 0 });
-        }
-        let r = &mut self.records[i];
-        r.last_sent = now;
-        r.transmissions += 1;
-    }
-
-    /// The ring: a new cumulative ACK `ack` (the previous one was `old_ack`) clears the
-    /// slots of the packets it acknowledges, as ns-2's loop does (see the type's text).
-    /// Nothing for exact records.
-    pub(crate) fn release_ring_slots(&mut self, old_ack: i64, ack: i64) {
-        if self.ring_size > 0 {
-            let size = self.ring_size as i64;
-            let end = ack.rem_euclid(size);
-            let mut k = (old_ack + 1).rem_euclid(size);
-            let mut range = ack - old_ack;
-            while k <= end && range > 0 {
-                if let Some(r) = self.records.get_mut(k as usize) {
-                    r.transmissions = 0;
-                }
-                k = (k + 1) % size;
-                range -= 1;
-            }
-        }
-    }
-
-    /// Exact records: forgets the packets up to and including `ack`. Nothing for the ring,
-    /// whose model releases slots itself (`release_ring_slots`).
-    pub(crate) fn acknowledge(&mut self, ack: i64) {
-        if self.ring_size > 0 {
-            return;
-        }
-        while self.first <= ack && !self.records.is_empty() {
-            self.records.pop_front();
-            self.first += 1;
-        }
-        if self.records.is_empty() {
-            self.first = ack + 1;
-        }
-    }
 }
 
 impl TcpState {
@@ -494,92 +354,11 @@ impl TcpState {
         self.last_cwnd_action == CwndAction::Dupack
     }
 
-    /// An ACK of new data outside recovery: bookkeeping, then window growth (ns-2
-    /// `recv_newack_helper`).
-    pub fn ack_new_data(&mut self, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
-        let ack = info.ack;
-        let acked_packets = ack - self.last_ack;
-        let rtt_s = self.new_ack(ack, info.ece, now);
-        let ack_rtt_s = ack_rtt(info, now);
-        let event = AckEvent { info, acked_packets, duplicate: false, rtt_s, ack_rtt_s };
-        if !self.is_congestion_echo(info) {
-            cc.on_ack(&mut CcView::new(self, now), &event);
-        }
-        self.note_ecn_echo(info);
-        if ack == 0 {
-            // ns-2 delay_growth_: the first ACK (of the SYN, or of packet 0 without one)
-            // sets the initial window, replacing the slow-start increment.
-            self.window.cwnd = self.wnd_init;
-        }
-    }
-
-    /// Congestion response (ns-2 `slowdown(CLOSE_SSTHRESH_HALF | cut)` with
-    /// `precisionReduce_`: ssthresh ← ⌊W/2⌋ ≥ 2, cwnd ← W/2 real or 1). The next packet
-    /// carries CWR (ns-2 `cong_action_`).
-    pub fn slowdown(&mut self, cc: &mut dyn CongestionControl, cut: CwndCut, now: SimTime) {
-        let flight = self.flight_window_real();
-        let reduced = cc.reduced_window(&CcView::new(self, now), flight);
-        // ns-2 `slowdown` with CLOSE_CWND_HALF or CLOSE_CWND_ONE sets `cong_action_`.
-        self.cwr_pending = true;
-        self.window.ssthresh = reduced.floor().max(2.0);
-        self.window.cwnd = match cut {
-            CwndCut::ToReduced => reduced.max(1.0),
-            CwndCut::ToReducedMayIdle => reduced,
-            CwndCut::ToOne => 1.0,
-        };
-        self.cwr_pending = true;
-    }
-
     /// cwnd ← 1 with ssthresh kept (ns-2 `slowdown(CLOSE_CWND_ONE)`); the next packet
     /// carries CWR.
     pub fn close_cwnd_to_one(&mut self) {
         self.window.cwnd = 1.0;
         self.cwr_pending = true;
-    }
-
-    /// The retransmission timer expired (ns-2 `TcpAgent::timeout`, restart_bugfix_ on).
-    pub fn on_timeout(&mut self, cc: &mut dyn CongestionControl, now: SimTime) {
-        let nothing_outstanding = self.last_ack == self.maxseq;
-        if self.window.cwnd < 1.0 {
-            self.window.cwnd = 1.0;
-        }
-        self.recover = self.maxseq;
-        if nothing_outstanding {
-            // ns-2 restart_bugfix_: restart from one packet but keep ssthresh.
-            self.close_cwnd_to_one();
-        } else {
-            if self.last_ack == -1 && self.wnd_init > 1.0 {
-                // The very first packet was lost: restart with a window of one (ns-2 bugfix_ss_).
-                self.wnd_init = 1.0;
-            }
-            self.stats.timeouts += 1;
-            if self.last_cwnd_action == CwndAction::Ecn {
-                // ns-2 timeout(): in recovery from a recent ECN response, which already
-                // halved ssthresh in this window, do not halve it again.
-                self.close_cwnd_to_one();
-            } else {
-                self.last_cwnd_action = CwndAction::Timeout;
-                self.slowdown(cc, CwndCut::ToOne, now);
-            }
-        }
-        self.reset_rtx_timer(false, !nothing_outstanding, now);
-        self.last_cwnd_action = CwndAction::Timeout;
-        cc.on_timeout(&mut CcView::new(self, now));
-        self.send_much(now, 0);
-    }
-
-    /// Fast retransmit starts a loss recovery: note it and tell the congestion control
-    /// (after the window was reduced).
-    pub fn enter_recovery(&mut self, cc: &mut dyn CongestionControl, now: SimTime) {
-        self.last_cwnd_action = CwndAction::Dupack;
-        self.stats.fast_retransmits += 1;
-        cc.on_recovery_start(&mut CcView::new(self, now));
-    }
-
-    /// Fast recovery ends (ns-2 `last_cwnd_action_` becomes EXITED).
-    pub fn exit_recovery(&mut self, cc: &mut dyn CongestionControl, now: SimTime) {
-        self.last_cwnd_action = CwndAction::Exited;
-        cc.on_recovery_end(&mut CcView::new(self, now));
     }
 
     /// True once every packet of a finite transfer is acknowledged.
@@ -593,50 +372,3 @@ pub(crate) fn ack_rtt(info: &AckInfo, now: SimTime) -> Option<f64> {
     (info.ts_echo > 0 && info.ts_echo <= now).then(|| time::to_secs(now - info.ts_echo))
 }
 
-#[cfg(test)]
-mod send_times_tests {
-    use super::SendTimes;
-
-    /// Exact records forget what is acknowledged and know each packet's own count.
-    #[test]
-    fn exact_records_follow_the_flight() {
-        let mut t = SendTimes::default();
-        for seq in 0..6 {
-            t.record(seq, 10 * seq as u64);
-        }
-        t.record(3, 100);
-        t.acknowledge(2);
-        assert_eq!((t.get(2), t.transmissions(2)), (None, 0));
-        assert_eq!((t.get(3), t.transmissions(3)), (Some(100), 2));
-        assert_eq!((t.get(5), t.transmissions(5)), (Some(50), 1));
-    }
-
-    /// ns-2 Agent/TCP/Vegas's ring (tcp-vegas.cc): slots seq % window; a new ACK clears
-    /// from (old + 1) % window while the index is at most ack % window, so a range that
-    /// wraps clears nothing and the packets reusing those slots count 2 transmissions.
-    #[test]
-    fn the_ns2_ring_skips_clearing_a_range_that_wraps() {
-        let mut t = SendTimes::ns2_ring(4);
-        for seq in 0..4 {
-            t.record(seq, seq as u64);
-        }
-        // ACK of 0 and 1 (from -1): slots 0 and 1 cleared.
-        t.release_ring_slots(-1, 1);
-        assert_eq!((t.transmissions(0), t.transmissions(1), t.transmissions(2)), (0, 0, 1));
-        t.record(4, 40); // slot 0
-        t.record(5, 50); // slot 1
-        // ACK of 2..=4 (from 1): the range wraps (slot 2 > slot 0): nothing is cleared.
-        t.release_ring_slots(1, 4);
-        assert_eq!((t.transmissions(2), t.transmissions(3), t.transmissions(4)), (1, 1, 1));
-        t.record(6, 60); // slot 2, never cleared: a second transmission as far as ns-2 knows
-        assert_eq!((t.get(6), t.transmissions(6)), (Some(60), 2));
-        // A lookup returns what the slot holds: packet 2's slot now tells of packet 6.
-        assert_eq!(t.get(2), Some(60));
-        // Exact acknowledgements leave the ring alone.
-        t.acknowledge(6);
-        assert_eq!(t.transmissions(6), 2);
-        // Sending packet 0 again re-creates the ring.
-        t.record(0, 70);
-        assert_eq!((t.transmissions(0), t.transmissions(6)), (1, 0));
-    }
-}

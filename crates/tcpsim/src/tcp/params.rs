@@ -1,12 +1,13 @@
-//! The TCP traffic agent: a one-way TCP sender with a bulk (FTP) application, and its
-//! parameters. ns-2.35 `Agent/TCP` + `Application/FTP`; every default is ns-2.35's.
+//! The TCP sender's parameters: ns-2.35 `Agent/TCP` + `Application/FTP`; every default
+//! is ns-2.35's. `SPEC` is the `tcp` traffic source's spec (`agent/tcp.rs` builds the
+//! agents); [`TcpParams`] is their typed form, which the sender's state keeps.
 //!
-//! The sender combines a loss recovery (`recovery = ...`), a congestion control
-//! (`cc = ...`) and a receiver (`receiver = ...`), each a model of its own in the
-//! registry; the parameters here are those of the sender itself.
+//! A TCP flow also chooses a loss recovery (`recovery = ...`), a congestion control
+//! (`cc = ...`) and a receiver (`receiver = ...`), each a model of its own
+//! (`relations.selects`); the parameters here are those of the sender itself.
 
 use crate::engine::time::{Dur, PS_PER_MS, PS_PER_S};
-use crate::registry::{Constructor, Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Value as V};
+use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 
 const NS2: &str = "ns-2.35 Agent/TCP default";
 
@@ -37,8 +38,9 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("rtt_hint", T::Choice(&["none", "last", "srtt", "min"]), "", V::Choice("none"), "RTT written into each data packet for FECN/MFFECN routers: none, the last sample, the smoothed RTT, or the smallest sample", "reference document 002 (FECN); our option"),
         Param::new("overhead", T::Time, "s", V::Time(0), "random processing delay before sending, uniform in [0, overhead], drawn from the flow's own random stream: new data waits for it after each ACK or timer (ns-2 overhead_, which breaks phase effects between flows; 0 = none)", NS2).range(0.0, 1e3),
     ],
-    check: check,
-    constructor: Constructor::Described,
+    check,
+    // The receiver is the flow's sink.
+    relations: Relations { selects: &[Family::CongestionControl, Family::Recovery, Family::Receiver], ..Relations::NONE },
 };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
@@ -63,13 +65,9 @@ pub enum RttHint {
     Min,
 }
 
-/// Parameters of a TCP flow, typed (from the registry's `tcp` agent, `cc`, `recovery` and
-/// `receiver` models).
+/// The TCP sender's parameters, typed (from `SPEC`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TcpParams {
-    pub cc: ModelConfig,
-    pub recovery: ModelConfig,
-    pub receiver: ModelConfig,
     pub packet_size: u32,
     pub header_size: u32,
     pub ack_size: u32,
@@ -104,12 +102,9 @@ impl TcpParams {
         }
     }
 
-    /// Typed parameters from the agent's configuration and its three models.
-    pub fn from_config(agent: &ModelConfig, cc: ModelConfig, recovery: ModelConfig, receiver: ModelConfig) -> TcpParams {
+    /// Typed parameters from the source's configuration (`SPEC`).
+    pub fn from_config(agent: &ModelConfig) -> TcpParams {
         TcpParams {
-            cc,
-            recovery,
-            receiver,
             packet_size: agent.size("packet_size") as u32,
             header_size: agent.size("header_size") as u32,
             ack_size: agent.size("ack_size") as u32,
@@ -137,44 +132,10 @@ impl TcpParams {
             overhead: agent.time("overhead"),
         }
     }
-
-    /// The registry's default models: Reno window, NewReno recovery, ACK every packet.
-    pub fn default_models() -> (ModelConfig, ModelConfig, ModelConfig) {
-        let find = |family, name| crate::registry::find(family, name).expect("registered").defaults();
-        (
-            find(Family::CongestionControl, DEFAULT_CC),
-            find(Family::Recovery, DEFAULT_RECOVERY),
-            find(Family::Receiver, DEFAULT_RECEIVER),
-        )
-    }
-}
-
-/// The agent of a `[[flow]]` without `type` (most flows in the reference documents are
-/// TCP bulk transfers).
-pub const DEFAULT_AGENT: &str = "tcp";
-
-/// Models a TCP flow uses when the scenario names none (ns-2's `Agent/TCP/Newreno` with
-/// `Agent/TCPSink`, the most common pairing in the reference documents' scripts).
-pub const DEFAULT_CC: &str = "reno";
-pub const DEFAULT_RECOVERY: &str = "newreno";
-pub const DEFAULT_RECEIVER: &str = "every_packet";
-
-/// The loss recovery of a flow that names congestion control `cc` and no recovery: the
-/// one that makes the pair an ns-2 agent. ns-2's `Agent/TCP/Vegas` has its own recovery
-/// in `recv()` (tcp/recovery/vegas.rs), which Quick Vegas keeps; ns-2's `Agent/TCP/Fast`
-/// recovers with SACK (Sack1 here; the flow's receiver then sends SACK blocks unless the
-/// scenario names one); every other window control pairs with NewReno.
-pub fn default_recovery(cc: &str) -> &'static str {
-    match cc {
-        "vegas" | "quick_vegas" => "vegas",
-        "fast" => "sack1",
-        _ => DEFAULT_RECOVERY,
-    }
 }
 
 impl Default for TcpParams {
     fn default() -> Self {
-        let (cc, recovery, receiver) = TcpParams::default_models();
-        TcpParams::from_config(&SPEC.defaults(), cc, recovery, receiver)
+        TcpParams::from_config(&SPEC.defaults())
     }
 }

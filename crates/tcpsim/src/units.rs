@@ -28,8 +28,15 @@
 //!   whole.
 
 use crate::engine::time::{PS_PER_MS, PS_PER_NS, PS_PER_S, PS_PER_US};
-use crate::queue::Limit;
+use crate::words::quote;
 use std::fmt;
+
+/// A limit in packets or bytes (a queue's buffer: `"50p"`, `"64KB"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    Packets(u64),
+    Bytes(u64),
+}
 
 /// The kinds of quantity a scenario has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,7 +150,7 @@ impl UnitError {
 
     /// The full message for the value `got`: "expected ..., got "..." (hint)".
     pub fn message(&self, got: &str) -> String {
-        let mut m = format!("expected {}, got {}", self.expected, super::reader::quote(got));
+        let mut m = format!("expected {}, got {}", self.expected, quote(got));
         if let Some(h) = &self.hint {
             m.push_str(&format!(" ({h})"));
         }
@@ -670,14 +677,14 @@ mod tests {
 
     #[test]
     fn docs_show_the_table_of_units() {
-        let docs = include_str!("../../../../docs/scenario.md");
+        let docs = include_str!("../../../docs/scenario.md");
         assert!(docs.contains(&markdown_table()), "docs/scenario.md#units differs from units::markdown_table()");
     }
 
     #[test]
-    fn registry_defaults_read_back() {
-        use crate::registry::{Value, MODELS};
-        for m in MODELS.iter() {
+    fn catalogue_defaults_read_back() {
+        use crate::model::Value;
+        for m in crate::catalogue::specs() {
             for p in m.params {
                 let text = p.default.to_toml();
                 let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else { continue };
