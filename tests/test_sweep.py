@@ -604,6 +604,32 @@ def test_a_model_named_in_the_base_takes_parameters(small_scenario):
     assert _toml_of(sw, 1)["flow"][0]["receiver"] == {"kind": "delayed", "timeout": "200ms"}
 
 
+def test_a_vegas_flows_recovery_is_vegas_when_it_names_none(small_scenario):
+    # The second flow names cc = "vegas" and no recovery: the core gives it Vegas' own
+    # recovery (the window control's relations.default_recovery), so Vegas' recovery
+    # parameters apply to it, and NewReno's default does not.
+    base = small_scenario.replace('recovery = "newreno"', 'cc = "vegas"')
+    sw = Sweep(base, grid={"flow[1].recovery.resend_unsent": [False, True]})
+    assert _toml_of(sw)["flow"][1]["recovery"] == {"kind": "vegas", "resend_unsent": False}
+    # A Reno flow's recovery is the family default, which has no such parameter.
+    with pytest.raises(ScenarioError, match="'flow\\[0\\].recovery' is 'reno' in the base"):
+        Sweep(small_scenario, grid={"flow[0].recovery.resend_unsent": [False]})
+    with pytest.raises(ScenarioError, match="'flow\\[1\\].recovery' is 'newreno' in the base"):
+        Sweep(small_scenario.replace('recovery = "newreno"', 'cc = "reno"'), grid={"flow[1].recovery.resend_unsent": [False]})
+
+
+def test_relations_come_from_the_core():
+    from tcpsim import models
+
+    assert models.get("cc", "vegas").relations.default_recovery == "vegas"
+    assert models.get("cc", "fast").relations.default_recovery == "sack1"
+    assert models.get("cc", "reno").relations.default_recovery is None
+    assert [m.name for m in models.models("recovery") if m.relations.reads_sack] == ["sack1", "fack"]
+    assert models.get("agent", "tcp").relations.selects == ("cc", "recovery", "receiver")
+    assert models.default_in(models.family("recovery"), {"cc": {"kind": "quick_vegas"}}) == "vegas"
+    assert models.default_in(models.family("recovery"), {}) == "newreno"
+
+
 def test_parameters_of_a_defaulted_model_apply_to_the_model_in_effect(small_scenario):
     # No access queue in the base: the default DropTail gets the limit.
     sw = Sweep(small_scenario, grid={"dumbbell.access.queue.limit": ["10p", "20p"]})

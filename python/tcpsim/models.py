@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ._core import ScenarioError, closest_name, model_markdown, models_json
 
@@ -113,14 +113,33 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Relations:
+    """What a model says of the models of other families (the core's `Relations`, read
+    from its spec: no pairing is written by name on the Python side)."""
+
+    #: a window control: the loss recovery a flow gets when it names none (None: the
+    #: family default)
+    default_recovery: Optional[str] = None
+    #: a loss recovery that reads SACK blocks: the flow needs a receiver with sack = true
+    reads_sack: bool = False
+    #: works only on an ECN-capable flow (ecn = true)
+    needs_ecn: bool = False
+    #: a traffic source: the keys of the families a flow of it selects models of
+    #: (TCP: "cc", "recovery", "receiver")
+    selects: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ModelSpec:
-    """A registered model: its family, name, summary, source and parameters."""
+    """A registered model: its family, name, summary, source, parameters and relations
+    to other models."""
 
     family: Family
     name: str
     summary: str
     source: str
     params: Tuple[Param, ...]
+    relations: Relations = Relations()
 
     def param(self, name: str) -> Optional[Param]:
         return next((p for p in self.params if p.name == name), None)
@@ -179,7 +198,10 @@ def _load() -> Tuple[Tuple[Family, ...], Tuple[ModelSpec, ...]]:
             )
             for p in m["params"]
         )
-        specs.append(ModelSpec(by_key[m["family"]], m["name"], m["summary"], m["source"], params))
+        r = m.get("relations") or {}
+        relations = Relations(default_recovery=r.get("default_recovery"), reads_sack=bool(r.get("reads_sack")),
+                              needs_ecn=bool(r.get("needs_ecn")), selects=tuple(r.get("selects") or ()))
+        specs.append(ModelSpec(by_key[m["family"]], m["name"], m["summary"], m["source"], params, relations))
     return fams, tuple(specs)
 
 
@@ -503,4 +525,32 @@ def slot_keys(scope: str) -> List[Tuple[str, Family]]:
         if scope == "link":
             out.append((f"{f.key}_reverse", f))
     return out
+
+
+def _name_of(choice: Any) -> Optional[str]:
+    """The model a scenario value names: ``"vegas"`` or ``{"kind": "vegas", ...}``."""
+    kind = choice.get("kind") if isinstance(choice, Mapping) else choice
+    return kind if isinstance(kind, str) else None
+
+
+def default_in(fam: Family, table: Mapping[str, Any]) -> Optional[str]:
+    """The model a scenario table that names none of family `fam` gets, given what else
+    it names: for a loss recovery, the window control's own pairing (its
+    ``relations.default_recovery``: Vegas' recovery for a Vegas flow, Sack1 for FAST),
+    else the family's default (None: no model). As the core's scenario reader decides."""
+    if fam.key == "recovery":
+        cc_family = family("cc")
+        cc = find(cc_family.id, _name_of(table.get(cc_family.key, cc_family.default)) or "")
+        if cc is not None and cc.relations.default_recovery:
+            return cc.relations.default_recovery
+    return fam.default
+
+
+def flow_keys() -> List[str]:
+    """The keys a ``[[flow]]`` table may have besides the common ones: each source's
+    parameters and the keys of the families it selects (``relations.selects``)."""
+    keys: List[str] = []
+    for source in models("agent"):
+        keys += source.param_names + list(source.relations.selects)
+    return list(dict.fromkeys(keys))
 

@@ -210,11 +210,6 @@ def _param_lines(spec: reg.ModelSpec, skip: Sequence[str] = ()) -> List[str]:
     return [f"{a.ljust(width)}  # {d}" for a, d in items]
 
 
-def _needs_sack_receiver(spec: reg.ModelSpec) -> bool:
-    return any(m["name"] == spec.name and m["family"] == spec.family.key and m.get("needs_sack_receiver")
-               for m in reg.registry_json()["models"])
-
-
 def example(spec: reg.ModelSpec) -> str:
     """A complete scenario that uses `spec` with every parameter at its default: two
     nodes, one link, one flow. `tests/test_cli.py` runs the core's validator on the
@@ -242,7 +237,7 @@ def example(spec: reg.ModelSpec) -> str:
             lines.append(f'type = "{spec.name}"')
         lines += _param_lines(spec)
     elif f.scope == "tcp_flow":
-        if _needs_sack_receiver(spec):
+        if spec.relations.reads_sack:
             lines.append('receiver = { kind = "every_packet", sack = true }  # this recovery reads SACK blocks')
         lines += ["", f"[flow.{f.key}]", f'kind = "{spec.name}"'] + _param_lines(spec)
     return "\n".join(lines) + "\n"

@@ -174,8 +174,6 @@ pub fn to_json() -> serde_json::Value {
                 "source": m.source,
                 "params": params,
                 "relations": m.relations.to_json(),
-                // Kept for readers of the earlier format: relations.reads_sack.
-                "needs_sack_receiver": m.relations.reads_sack,
             })
         })
         .collect();

@@ -200,12 +200,15 @@ def _containers(doc: Any, steps: List[_Step]) -> List[Dict[str, Any]]:
 
 def _model_in(table: Dict[str, Any], key: str, family: Any) -> Any:
     """The model `key` of `table` selects: its value, the forward twin's for a missing
-    ``*_reverse`` link key, else the family's default name (None if it has none)."""
+    ``*_reverse`` link key, else the model the core gives a table that names none (the
+    family default, or a window control's own recovery: `models.default_in`)."""
+    from .. import models as reg
+
     if key in table:
         return table[key]
     if key.endswith("_reverse") and key[: -len("_reverse")] in table:
         return table[key[: -len("_reverse")]]
-    return family.default
+    return reg.default_in(family, table)
 
 
 def promote_model_tables(doc: Dict[str, Any], steps: List[_Step]) -> None:
@@ -240,9 +243,7 @@ def check_model_key(path: str, steps: List[_Step], base: Dict[str, Any], grid_pa
     mk = _model_key(steps)
     if mk is None:
         if names[0] == "flow" and len(steps) == 2 and not steps[1].indexes:
-            allowed = list(FLOW_COMMON_KEYS) + [k for k, _ in reg.slot_keys("tcp_flow")]
-            allowed += [p for s in reg.models("agent") for p in s.param_names]
-            allowed = list(dict.fromkeys(allowed))
+            allowed = list(dict.fromkeys(list(FLOW_COMMON_KEYS) + reg.flow_keys()))
             if names[1] not in allowed:
                 hint = reg.closest(names[1], allowed)
                 hint = f"; did you mean '{hint}'?" if hint else f"; a flow's keys: {', '.join(allowed)}"
