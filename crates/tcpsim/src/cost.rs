@@ -17,9 +17,8 @@
 
 use crate::agent::Load;
 use crate::engine::time;
-use crate::model::{Chosen, ModelConfig};
-use crate::queue::{Limit, QueueModel};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::queue::Limit;
+use crate::scenario::{LinkQueue, Scenario, ScenarioError};
 use std::mem::size_of;
 
 /// What a run may use.
@@ -86,35 +85,18 @@ const BYTES_PER_WINDOW_PACKET: u64 = 32;
 const BYTES_PER_NODE: u64 = 128;
 const BYTES_PER_LINK_DIRECTION: u64 = 1024;
 
-/// The routes of a scenario, as the plan computes them: link directions of each distinct
-/// route (direction `2i` is link i's a → b, `2i + 1` its b → a), and each flow's (data,
-/// ACK) route.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Routes {
-    pub routes: Vec<Vec<u32>>,
-    pub flow_routes: Vec<(u32, u32)>,
-}
-
-impl Routes {
-    /// Hops of all routes together.
-    pub fn hops(&self) -> u64 {
-        self.routes.iter().map(|r| r.len() as u64).sum()
-    }
-}
+pub use crate::net::routing::Routes;
 
 /// The link direction `d` of `scenario`: (its link, its queue, where the queue is written).
-fn direction(scenario: &Scenario, d: u32) -> (&crate::scenario::LinkSpec, &ModelConfig, &(String, Option<usize>)) {
+fn direction(scenario: &Scenario, d: u32) -> (&crate::scenario::LinkSpec, &LinkQueue, &(String, Option<usize>)) {
     let l = &scenario.links[d as usize / 2];
-    if d.is_multiple_of(2) {
-        (l, &l.models.queue_ab.config, &l.models.queue_ab_at)
-    } else {
-        (l, &l.models.queue_ba.config, &l.models.queue_ba_at)
-    }
+    let queue = if d.is_multiple_of(2) { &l.models.queue_ab } else { &l.models.queue_ba };
+    (l, queue, &queue.at)
 }
 
 /// Packets of `packet_size` bytes a queue holds at most (infinite without a limit).
-fn queue_packets(queue: &ModelConfig, packet_size: f64) -> f64 {
-    match queue.spec.param("limit").map(|_| queue.limit("limit")) {
+fn queue_packets(queue: &LinkQueue, packet_size: f64) -> f64 {
+    match queue.typed.limit() {
         Some(Limit::Packets(n)) => n as f64,
         Some(Limit::Bytes(b)) => b as f64 / packet_size.max(1.0),
         None => f64::INFINITY,
@@ -294,8 +276,8 @@ pub fn samples(scenario: &Scenario) -> u64 {
 }
 
 /// The series a queue adds to the time series besides the link's.
-fn queue_series(queue: &Chosen<QueueModel>) -> &'static [&'static str] {
-    queue.model.series
+fn queue_series(queue: &LinkQueue) -> &'static [&'static str] {
+    queue.chosen.model.series
 }
 
 fn saturate(x: f64) -> u64 {

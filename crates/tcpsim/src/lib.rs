@@ -42,9 +42,11 @@ pub fn load_str(text: &str, file_name: &str) -> Result<Scenario, ScenarioError> 
 /// [`load_str`] with the given limits on memory and time-series samples: the scenario's
 /// estimated cost ([`cost::estimate`]) must stay within them.
 pub fn load_str_with(text: &str, file_name: &str, limits: &Limits) -> Result<Scenario, ScenarioError> {
-    let scenario = scenario::parse_str(text, file_name)?;
+    let mut scenario = scenario::parse_str(text, file_name)?;
     let routes = sim::plan(&scenario, limits)?;
     cost::check(&scenario, &cost::estimate(&scenario, &routes), limits)?;
+    // Planned once: building uses these routes.
+    scenario.routes = Some(std::sync::Arc::new(routes));
     Ok(scenario)
 }
 

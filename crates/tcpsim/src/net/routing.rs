@@ -16,6 +16,22 @@
 //! both ways); over `s–a–c–d` and `s–b–e–d` with ids s < a < b < e < c < d, ns-2 sends
 //! data `s→d` through b, e (e < c) and ACKs `d→s` through c, a (a < b).
 
+/// The routes of a scenario, as the simulation's plan computes them: link directions of
+/// each distinct route (direction `2i` is link i's a → b, `2i + 1` its b → a), and each
+/// flow's (data, ACK) route.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Routes {
+    pub routes: Vec<Vec<u32>>,
+    pub flow_routes: Vec<(u32, u32)>,
+}
+
+impl Routes {
+    /// Hops of all routes together.
+    pub fn hops(&self) -> u64 {
+        self.routes.iter().map(|r| r.len() as u64).sum()
+    }
+}
+
 /// For every node, the link directions leaving it: (neighbour, link direction index).
 /// At most one link joins two nodes.
 pub struct Graph {

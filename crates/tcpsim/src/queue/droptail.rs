@@ -21,10 +21,11 @@
 //!
 //! Deviations: ns-2's `drop_front_` option (drop from the head) is not implemented.
 
-use super::{Arrival, DropReason, Fifo, Limit, QueueCtx, QueueDiscipline, Verdict};
+use super::{Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, Verdict};
 use crate::engine::PacketId;
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::queue::QueueModel;
+use std::sync::Arc;
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Queue,
@@ -46,7 +47,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     relations: Relations::NONE,
 };
 
-pub static MODEL: QueueModel = QueueModel { spec: &SPEC, build: |c, _| Box::new(DropTail::new(DropTailParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet), series: &[] };
+pub static MODEL: QueueModel = QueueModel { spec: &SPEC, configure: |c| Arc::new(DropTailParams::from_config(c)), series: &[] };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     match c.limit("limit") {
@@ -57,14 +58,14 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
 
 /// DropTail drops an arrival when waiting + 1 ≥ limit (ns-2), so a limit of 1 packet, or of
 /// no more bytes than a packet, drops everything.
-fn capacity(c: &ModelConfig, max_packet: u32) -> Result<(), String> {
-    if !c.boolean("limit_includes_transmission") {
-        return match c.limit("limit") {
+fn capacity(p: &DropTailParams, max_packet: u32) -> Result<(), String> {
+    if !p.limit_includes_transmission {
+        return match p.limit {
             Limit::Bytes(b) if b < max_packet as u64 => Err(format!("a limit of at least the largest packet ({max_packet} B)")),
             _ => Ok(()),
         };
     }
-    match c.limit("limit") {
+    match p.limit {
         Limit::Packets(n) if n < 2 => {
             Err("a limit of at least 2 packets (ns-2 counts the packet being transmitted: a limit of 1 drops every packet)".into())
         }
@@ -84,6 +85,20 @@ pub struct DropTailParams {
 impl DropTailParams {
     pub fn from_config(c: &ModelConfig) -> Self {
         DropTailParams { limit: c.limit("limit"), limit_includes_transmission: c.boolean("limit_includes_transmission") }
+    }
+}
+
+impl QueueConfig for DropTailParams {
+    fn check_link(&self, link: &QueueLink) -> Result<(), String> {
+        capacity(self, link.largest_packet)
+    }
+
+    fn build(&self, _env: QueueEnv) -> Box<dyn QueueDiscipline> {
+        Box::new(DropTail::new(self.clone()))
+    }
+
+    fn limit(&self) -> Option<Limit> {
+        Some(self.limit)
     }
 }
 
@@ -245,15 +260,14 @@ mod tests {
 
     #[test]
     fn capacity_checks_follow_the_reading() {
-        let mut c = SPEC.defaults();
-        c.set("limit", V::Limit(Limit::Packets(1)));
-        assert!(capacity(&c, 1040).is_err(), "ns-2 reading: a limit of 1 drops everything");
-        c.set("limit_includes_transmission", V::Bool(false));
-        assert!(capacity(&c, 1040).is_ok());
-        c.set("limit", V::Limit(Limit::Bytes(1040)));
-        assert!(capacity(&c, 1040).is_ok(), "one packet of 1040 B fits a 1040 B limit");
-        c.set("limit", V::Limit(Limit::Bytes(1039)));
-        assert!(capacity(&c, 1040).is_err());
+        let mut p = DropTailParams { limit: Limit::Packets(1), ..DropTailParams::default() };
+        assert!(capacity(&p, 1040).is_err(), "ns-2 reading: a limit of 1 drops everything");
+        p.limit_includes_transmission = false;
+        assert!(capacity(&p, 1040).is_ok());
+        p.limit = Limit::Bytes(1040);
+        assert!(capacity(&p, 1040).is_ok(), "one packet of 1040 B fits a 1040 B limit");
+        p.limit = Limit::Bytes(1039);
+        assert!(capacity(&p, 1040).is_err());
     }
 
     #[test]

@@ -50,10 +50,11 @@
 //!   push-out costs O(active classes); enqueue and dequeue are O(1), and O(size/quantum)
 //!   amortized visits per packet when the quantum is smaller than the packets.
 
-use super::{Arrival, DropReason, Fifo, Limit, QueueCtx, QueueDiscipline, Verdict};
+use super::{Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, Verdict};
 use crate::engine::{PacketId, PacketKind};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::queue::QueueModel;
+use std::sync::Arc;
 use std::collections::VecDeque;
 
 const NS2: &str = "ns-2.35 Queue/DRR default (ns-default.tcl)";
@@ -73,7 +74,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     relations: Relations::NONE,
 };
 
-pub static MODEL: QueueModel = QueueModel { spec: &SPEC, build: |c, _| Box::new(Drr::new(DrrParams::from_config(c))), check_link: |c, link| capacity(c, link.largest_packet), series: &[] };
+pub static MODEL: QueueModel = QueueModel { spec: &SPEC, configure: |c| Arc::new(DrrParams::from_config(c)), series: &[] };
 
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     if matches!(c.limit("limit"), Limit::Packets(0) | Limit::Bytes(0)) {
@@ -86,8 +87,8 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
 }
 
 /// A byte limit below the largest packet drops every such packet (it pushes itself out).
-fn capacity(c: &ModelConfig, max_packet: u32) -> Result<(), String> {
-    match c.limit("limit") {
+fn capacity(p: &DrrParams, max_packet: u32) -> Result<(), String> {
+    match p.limit {
         Limit::Bytes(b) if b < max_packet as u64 => Err(format!("a limit of at least the largest packet ({max_packet} B)")),
         _ => Ok(()),
     }
@@ -123,6 +124,20 @@ impl DrrParams {
             classify: if c.choice("classify") == "flow" { Classify::Flow } else { Classify::Source },
             buckets: c.opt_integer("buckets").map(|b| b as u32),
         }
+    }
+}
+
+impl QueueConfig for DrrParams {
+    fn check_link(&self, link: &QueueLink) -> Result<(), String> {
+        capacity(self, link.largest_packet)
+    }
+
+    fn build(&self, _env: QueueEnv) -> Box<dyn QueueDiscipline> {
+        Box::new(Drr::new(self.clone()))
+    }
+
+    fn limit(&self) -> Option<Limit> {
+        Some(self.limit)
     }
 }
 

@@ -18,17 +18,29 @@ pub use red::{Red, RedParams};
 use crate::engine::{Dur, PacketId, PacketKind, RandomStream, SimTime};
 use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};
 
-/// A queue discipline as the catalogue lists it: its spec and its constructor.
+/// A queue discipline as the catalogue lists it: its spec, how a configuration of it
+/// is typed, and the series it samples.
 pub struct QueueModel {
     pub spec: &'static ModelSpec,
-    pub build: fn(&ModelConfig, QueueEnv) -> Box<dyn QueueDiscipline>,
-    /// Checks the configured queue against the link direction it feeds: that its limit
-    /// can hold the largest packet of the scenario, and whatever else depends on the
-    /// link (RED's automatic thresholds); returns what was expected.
-    pub check_link: fn(&ModelConfig, &QueueLink) -> Result<(), String>,
+    /// The typed form of a configuration (which `spec.check` has accepted), made once
+    /// when the scenario loads; the link is checked against it and built from it.
+    pub configure: fn(&ModelConfig) -> Arc<dyn QueueConfig>,
     /// The variables a queue of this model adds to the time series of a monitored queue
     /// (`QueueDiscipline::sample`), e.g. RED's average; the run's cost counts them.
     pub series: &'static [&'static str],
+}
+
+/// A queue's parameters in their typed form: what the link direction it feeds is checked
+/// against when the scenario loads, and what the queue is built from.
+pub trait QueueConfig: std::fmt::Debug + Send + Sync {
+    /// Checks the queue against the link direction it feeds: that its limit can hold the
+    /// largest packet of the scenario, and whatever else depends on the link (RED's
+    /// automatic thresholds); returns what was expected.
+    fn check_link(&self, link: &QueueLink) -> Result<(), String>;
+    /// A queue for the link direction `env` describes.
+    fn build(&self, env: QueueEnv) -> Box<dyn QueueDiscipline>;
+    /// Its buffer limit, if it has one (the cost estimate bounds the packets it holds).
+    fn limit(&self) -> Option<Limit>;
 }
 
 impl FamilyModel for QueueModel {
@@ -39,14 +51,9 @@ impl FamilyModel for QueueModel {
 }
 
 impl Chosen<QueueModel> {
-    /// A queue of this model and configuration for the link direction `env` describes.
-    pub fn build(&self, env: QueueEnv) -> Box<dyn QueueDiscipline> {
-        (self.model.build)(&self.config, env)
-    }
-
-    /// Checks this queue against the link direction it feeds; returns what was expected.
-    pub fn check_link(&self, link: &QueueLink) -> Result<(), String> {
-        (self.model.check_link)(&self.config, link)
+    /// The typed form of this configuration (`QueueModel::configure`).
+    pub fn configure(&self) -> Arc<dyn QueueConfig> {
+        (self.model.configure)(&self.config)
     }
 }
 
@@ -71,6 +78,7 @@ pub struct QueueEnv {
     pub random: RandomStream,
 }
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// What a discipline sees of an arriving packet.
 #[derive(Debug, Clone, Copy)]

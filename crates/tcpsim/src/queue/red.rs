@@ -72,7 +72,8 @@
 //!   `drop_front_`/random victim are not implemented.
 
 use super::red_core::{RedCore, RedDecision};
-use super::{Arrival, DropReason, Fifo, QueueCtx, QueueDiscipline, QueueModel, Verdict};
+use super::{Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
+use std::sync::Arc;
 use crate::engine::time::Dur;
 use crate::engine::{PacketId, RandomStream};
 
@@ -80,11 +81,24 @@ pub use super::red_params::{QueueWeight, RedParams, RedSettings, Threshold, SPEC
 
 pub static MODEL: QueueModel = QueueModel {
     spec: &SPEC,
-    build: |c, env| Box::new(Red::new(RedParams::from_config(c), env.rate_bps, env.delay, env.random)),
-    check_link: super::red_params::check_link,
+    configure: |c| Arc::new(RedParams::from_config(c)),
     // The average queue, packets (in byte mode, bytes / mean_packet_size).
     series: &["red_avg_pkts"],
 };
+
+impl QueueConfig for RedParams {
+    fn check_link(&self, link: &QueueLink) -> Result<(), String> {
+        self.check_link(link)
+    }
+
+    fn build(&self, env: QueueEnv) -> Box<dyn QueueDiscipline> {
+        Box::new(Red::new(self.clone(), env.rate_bps, env.delay, env.random))
+    }
+
+    fn limit(&self) -> Option<Limit> {
+        Some(self.limit)
+    }
+}
 
 /// RED: a FIFO, the RED core, and ECN marking of ECN-capable packets.
 #[derive(Debug)]
@@ -172,14 +186,13 @@ mod tests {
     use crate::engine::PacketKind;
     use crate::engine::SimTime;
     use crate::model::Value as V;
-    use crate::queue::{Limit, QueueLink};
 
     fn check(c: &crate::model::ModelConfig) -> Result<(), crate::model::ParamError> {
         (SPEC.check)(c)
     }
 
     fn check_link(c: &crate::model::ModelConfig, link: &QueueLink) -> Result<(), String> {
-        (MODEL.check_link)(c, link)
+        (MODEL.configure)(c).check_link(link)
     }
 
     fn red(params: RedParams) -> Red {

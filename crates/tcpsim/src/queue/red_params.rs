@@ -49,29 +49,6 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// The checks that need the link: the limit holds the largest packet, and a fixed max_th
-/// lies above an automatic min_th.
-pub(super) fn check_link(c: &ModelConfig, link: &QueueLink) -> Result<(), String> {
-    let p = RedParams::from_config(c);
-    let max_packet = link.largest_packet;
-    if p.queue_in_bytes {
-        let bytes = p.limit_bytes();
-        if bytes < max_packet as u64 {
-            return Err(format!("a limit of at least one packet ({max_packet} B); in byte mode the limit is {bytes} B"));
-        }
-    } else if p.limit_packets() == 0 {
-        return Err(format!(
-            "a limit of at least 1 packet; a byte limit counts packets of mean_packet_size ({} B) in packet mode",
-            p.mean_packet_size
-        ));
-    }
-    let s = p.settings(link.rate_bps, link.delay);
-    if !(s.max_th > s.min_th) {
-        return Err(format!("max_th greater than min_th = \"auto\", which is {} packets on this link", s.min_th));
-    }
-    Ok(())
-}
-
 /// A RED threshold (ns-2 `thresh_`, `maxthresh_`): a number of packets, or computed from
 /// the link as ns-2.35 does when the variable is 0.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -178,6 +155,28 @@ impl Default for RedParams {
 }
 
 impl RedParams {
+    /// The checks that need the link: the limit holds the largest packet, and a fixed
+    /// max_th lies above an automatic min_th; returns what was expected.
+    pub fn check_link(&self, link: &QueueLink) -> Result<(), String> {
+        let max_packet = link.largest_packet;
+        if self.queue_in_bytes {
+            let bytes = self.limit_bytes();
+            if bytes < max_packet as u64 {
+                return Err(format!("a limit of at least one packet ({max_packet} B); in byte mode the limit is {bytes} B"));
+            }
+        } else if self.limit_packets() == 0 {
+            return Err(format!(
+                "a limit of at least 1 packet; a byte limit counts packets of mean_packet_size ({} B) in packet mode",
+                self.mean_packet_size
+            ));
+        }
+        let s = self.settings(link.rate_bps, link.delay);
+        if !(s.max_th > s.min_th) {
+            return Err(format!("max_th greater than min_th = \"auto\", which is {} packets on this link", s.min_th));
+        }
+        Ok(())
+    }
+
     /// The limit in bytes as ns-2 computes it in byte mode.
     pub fn limit_bytes(&self) -> u64 {
         match self.limit {

@@ -11,7 +11,8 @@ use crate::agent::{Selected, SourceConfig, SourceModel};
 use crate::engine::{Dur, SimTime};
 use crate::model::Chosen;
 use crate::net::error::LinkErrorModel;
-use crate::queue::QueueModel;
+use crate::net::routing::Routes;
+use crate::queue::{QueueConfig, QueueModel};
 use std::fmt;
 use std::path::Path;
 
@@ -57,20 +58,41 @@ pub struct LinkSpec {
     pub models: std::sync::Arc<LinkModels>,
 }
 
-/// The models of a link's two directions and where in the file each queue was written.
+/// The models of a link's two directions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinkModels {
     /// Queue of the a → b direction.
-    pub queue_ab: Chosen<QueueModel>,
+    pub queue_ab: LinkQueue,
     /// Queue of the b → a direction.
-    pub queue_ba: Chosen<QueueModel>,
+    pub queue_ba: LinkQueue,
     /// Error model of the a → b direction, if any.
     pub error_ab: Option<Chosen<LinkErrorModel>>,
     /// Error model of the b → a direction, if any.
     pub error_ba: Option<Chosen<LinkErrorModel>>,
-    /// Key path and line of each direction's queue table, e.g. "link[2].queue.limit".
-    pub queue_ab_at: (String, Option<usize>),
-    pub queue_ba_at: (String, Option<usize>),
+}
+
+/// A link direction's queue: the model and parameters the scenario gave, their typed form
+/// (made once, when the scenario is read: the link is checked against it and built from
+/// it), and where the queue was written.
+#[derive(Debug, Clone)]
+pub struct LinkQueue {
+    pub chosen: Chosen<QueueModel>,
+    pub typed: std::sync::Arc<dyn QueueConfig>,
+    /// Key path and line of the queue's table, e.g. "link[2].queue.limit".
+    pub at: (String, Option<usize>),
+}
+
+impl LinkQueue {
+    pub fn new(chosen: Chosen<QueueModel>, at: (String, Option<usize>)) -> Self {
+        LinkQueue { typed: chosen.configure(), chosen, at }
+    }
+}
+
+impl PartialEq for LinkQueue {
+    /// The typed form follows from the rest.
+    fn eq(&self, other: &Self) -> bool {
+        self.chosen == other.chosen && self.at == other.at
+    }
 }
 
 /// A flow's traffic source: the model and its parameters as the scenario gave them (with
@@ -185,6 +207,9 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     pub monitor: MonitorSpec,
     pub trace: TraceSpec,
+    /// The routes, once loading has planned them (`crate::load_str`); `None` for a
+    /// scenario only parsed, which building plans itself.
+    pub routes: Option<std::sync::Arc<Routes>>,
 }
 
 impl Scenario {
@@ -217,7 +242,7 @@ impl Scenario {
     /// An error located at a queue table of link `i` (`reverse`: the b → a direction).
     pub fn queue_error(&self, i: usize, reverse: bool, message: impl Into<String>) -> ScenarioError {
         let l = &self.links[i];
-        let (key, line) = if reverse { &l.models.queue_ba_at } else { &l.models.queue_ab_at };
+        let (key, line) = if reverse { &l.models.queue_ba.at } else { &l.models.queue_ab.at };
         ScenarioError { file: self.file.clone(), line: *line, key: key.clone(), message: message.into() }
     }
 

@@ -2,7 +2,7 @@
 
 use super::model_reader;
 use super::reader::{quote, Section, Source};
-use super::{FlowSource, FlowSpec, LinkModels, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
+use super::{FlowSource, FlowSpec, LinkModels, LinkQueue, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
 use crate::agent::{Selected, SourceModel};
 use crate::catalogue::{self, Listed};
 use crate::engine::RandomStream;
@@ -144,6 +144,7 @@ fn empty(file: &str) -> Scenario {
         flows: Vec::new(),
         monitor: MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, line: None },
         trace: TraceSpec::none(),
+        routes: None,
     }
 }
 
@@ -217,12 +218,10 @@ impl Builder {
             None => error.clone(),
         };
         let models = LinkModels {
-            queue_ab: queue,
-            queue_ba: queue_reverse,
+            queue_ab: LinkQueue::new(queue, queue_at),
+            queue_ba: LinkQueue::new(queue_reverse, queue_reverse_at),
             error_ab: error,
             error_ba: error_reverse,
-            queue_ab_at: queue_at,
-            queue_ba_at: queue_reverse_at,
         };
         Ok(LinkTemplate { rate_bps, delay, models: Arc::new(models) })
     }

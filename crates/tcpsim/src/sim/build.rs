@@ -6,22 +6,15 @@ use crate::cost::Limits;
 use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::TimeSeries;
 use crate::net::link::LinkErrors;
-use crate::net::routing::{path, Graph};
+use crate::net::routing::{path, Graph, Routes};
 use crate::net::LinkDirection;
 use crate::queue::{QueueEnv, QueueLink};
 use crate::scenario::{Scenario, ScenarioError};
 use std::collections::HashMap;
 
-/// What building needs beyond the scenario text: interned routes and, per flow, its data
-/// and ACK route ids. Computing it also runs every check that needs the assembled network.
-pub(crate) struct Plan {
-    pub routes: Vec<Vec<u32>>,
-    pub flow_routes: Vec<(u32, u32)>,
-}
-
 /// Checks what only the network shows (routes, queue limits against the largest packet,
 /// serialization times of at least 1 ps) and computes the routes.
-pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, ScenarioError> {
+pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Routes, ScenarioError> {
     let mut graph = Graph::new(scenario.nodes.len());
     for (i, l) in scenario.links.iter().enumerate() {
         graph.add(l.a, l.b, 2 * i as u32);
@@ -33,7 +26,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
     for (i, l) in scenario.links.iter().enumerate() {
         for (reverse, queue) in [(false, &l.models.queue_ab), (true, &l.models.queue_ba)] {
             let link = QueueLink { rate_bps: l.rate_bps, delay: l.delay, largest_packet: largest };
-            queue.check_link(&link).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
+            queue.typed.check_link(&link).map_err(|expected| scenario.queue_error(i, reverse, format!("expected {expected}")))?;
         }
         if time::transmission_time(smallest as u64, l.rate_bps) == 0 {
             return Err(scenario.link_error(
@@ -45,7 +38,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
     }
 
     let (routes, flow_routes) = routes(scenario, &graph, limits)?;
-    Ok(Plan { routes, flow_routes })
+    Ok(Routes { routes, flow_routes })
 }
 
 /// Routes as ns-2 picks them (see `net::routing`): one per distinct (from, to) pair the
@@ -58,9 +51,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Plan, Scenari
 /// whose tree they follow, one tree alive at a time: routing memory is the routes plus
 /// one tree (keeping a tree of n nodes per origin made a long chain cost n²). The routes'
 /// 4 bytes per hop count against `limits.max_memory` as they are found.
-type Routes = (Vec<Vec<u32>>, Vec<(u32, u32)>);
-
-fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<Routes, ScenarioError> {
+fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<(Vec<Vec<u32>>, Vec<(u32, u32)>), ScenarioError> {
     // Distinct (from, to) pairs, with the first flow that needs each.
     let mut interned: HashMap<(usize, usize), u32> = HashMap::new();
     let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
@@ -134,14 +125,22 @@ fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<Routes,
 }
 
 pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::Path>) -> Result<Simulation<'s>, ScenarioError> {
-    // Loading checked the limits already (crate::load_str_with).
-    let plan = plan(scenario, &Limits::unlimited())?;
+    // Loading planned the routes and checked the limits (crate::load_str_with); a scenario
+    // that was only parsed is planned here.
+    let planned;
+    let plan = match &scenario.routes {
+        Some(routes) => routes.as_ref(),
+        None => {
+            planned = plan(scenario, &Limits::unlimited())?;
+            &planned
+        }
+    };
     let mut links = Vec::with_capacity(scenario.links.len() * 2);
     for l in &scenario.links {
         for (from, to, queue, error) in [(l.a, l.b, &l.models.queue_ab, &l.models.error_ab), (l.b, l.a, &l.models.queue_ba, &l.models.error_ba)] {
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
-            let discipline = queue.build(QueueEnv { rate_bps: l.rate_bps, delay: l.delay, random });
+            let discipline = queue.typed.build(QueueEnv { rate_bps: l.rate_bps, delay: l.delay, random });
             let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, discipline);
             if let Some(error) = error {
                 let random = RandomStream::new(scenario.seed, &format!("error {name}"));
@@ -182,7 +181,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         sched: Scheduler::default(),
         packets: PacketArena::default(),
         links,
-        routes: plan.routes,
+        routes: plan.routes.clone(),
         flows,
         series,
         queue_actions: Vec::new(),

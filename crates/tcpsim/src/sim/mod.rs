@@ -14,8 +14,8 @@ mod tracing;
 /// Checks everything about a scenario that needs the assembled network (routes, queue
 /// limits, serialization times) without building the simulation; returns the
 /// routes (refused above `limits.max_memory` at 4 bytes a hop).
-pub fn plan(scenario: &Scenario, limits: &crate::cost::Limits) -> Result<crate::cost::Routes, ScenarioError> {
-    build::plan(scenario, limits).map(|p| crate::cost::Routes { routes: p.routes, flow_routes: p.flow_routes })
+pub fn plan(scenario: &Scenario, limits: &crate::cost::Limits) -> Result<crate::net::routing::Routes, ScenarioError> {
+    build::plan(scenario, limits)
 }
 
 use crate::agent::{Agent, AgentOutputs, FlowShape};
