@@ -628,6 +628,12 @@ def test_relations_come_from_the_core():
     assert models.get("agent", "tcp").relations.selects == ("cc", "recovery", "receiver")
     assert models.default_in(models.family("recovery"), {"cc": {"kind": "quick_vegas"}}) == "vegas"
     assert models.default_in(models.family("recovery"), {}) == "newreno"
+    # tcpsim models and the docs' tables say them in the core's words.
+    from tcpsim.models_cli import format_model
+
+    assert models.get("cc", "fast").relations.text == ("a flow that names no `recovery` gets `sack1`",)
+    assert "relation: a flow that names no `recovery` gets `sack1`" in format_model(models.get("cc", "fast"))
+    assert "Relations (`relations` in the spec): reads SACK blocks" in models.get("recovery", "fack").markdown_table()
 
 
 def test_parameters_of_a_defaulted_model_apply_to_the_model_in_effect(small_scenario):

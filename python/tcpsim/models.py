@@ -127,6 +127,8 @@ class Relations:
     #: a traffic source: the keys of the families a flow of it selects models of
     #: (TCP: "cc", "recovery", "receiver")
     selects: Tuple[str, ...] = ()
+    #: the relations in words, as the core writes them (for `tcpsim models` and docs)
+    text: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,8 @@ def _load() -> Tuple[Tuple[Family, ...], Tuple[ModelSpec, ...]]:
         )
         r = m.get("relations") or {}
         relations = Relations(default_recovery=r.get("default_recovery"), reads_sack=bool(r.get("reads_sack")),
-                              needs_ecn=bool(r.get("needs_ecn")), selects=tuple(r.get("selects") or ()))
+                              needs_ecn=bool(r.get("needs_ecn")), selects=tuple(r.get("selects") or ()),
+                              text=tuple(m.get("relations_text") or ()))
         specs.append(ModelSpec(by_key[m["family"]], m["name"], m["summary"], m["source"], params, relations))
     return fams, tuple(specs)
 

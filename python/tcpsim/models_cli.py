@@ -165,8 +165,9 @@ def format_model(spec: reg.ModelSpec) -> str:
         f"  {spec.summary}",
         f"  source: {spec.source}",
         f"  use: {where(spec)}",
-        "",
     ]
+    lines += [f"  relation: {t}" for t in spec.relations.text]
+    lines.append("")
     if spec.params:
         lines.append("parameters (unset: left out of the scenario, the default applies):")
         rows = [[p.name, p.type_text, p.unit, p.default_toml or "(unset)", p.range_text()] for p in spec.params]

@@ -174,6 +174,7 @@ pub fn to_json() -> serde_json::Value {
                 "source": m.source,
                 "params": params,
                 "relations": m.relations.to_json(),
+                "relations_text": m.relations.describe(),
             })
         })
         .collect();

@@ -312,6 +312,25 @@ impl Relations {
     /// No relation to other models.
     pub const NONE: Relations = Relations { default_recovery: None, reads_sack: false, needs_ecn: false, selects: &[] };
 
+    /// The relations in words, for the docs and `tcpsim models` (empty when none).
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(r) = self.default_recovery {
+            out.push(format!("a flow that names no `recovery` gets `{r}`"));
+        }
+        if self.reads_sack {
+            out.push("reads SACK blocks: the flow needs a receiver with `sack = true` (given by default when this recovery is the window control's own)".to_string());
+        }
+        if self.needs_ecn {
+            out.push("works only on an ECN-capable flow (`ecn = true`)".to_string());
+        }
+        if !self.selects.is_empty() {
+            let keys: Vec<String> = self.selects.iter().map(|f| format!("`{}`", f.key())).collect();
+            out.push(format!("a flow of it also selects {}", keys.join(", ")));
+        }
+        out
+    }
+
     /// Relations as JSON (for `tcpsim models --json` and Python).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -571,6 +590,10 @@ pub fn markdown_table(spec: &ModelSpec) -> String {
             p.doc.replace('|', "\\|"),
             p.source.replace('|', "\\|")
         ));
+    }
+    let relations = spec.relations.describe();
+    if !relations.is_empty() {
+        out.push_str(&format!("\nRelations (`relations` in the spec): {}.\n", relations.join("; ")));
     }
     out
 }
