@@ -580,16 +580,25 @@ fn source(s: &Section, kind: &str) -> Result<FlowSource, ScenarioError> {
         }
         selected.receiver = Some(receiver);
     }
-    // A model that works only on an ECN-capable flow.
     let ecn = spec.param("ecn").is_some() && config.boolean("ecn");
-    let needs_ecn = [selected.cc.as_ref().map(|c| (c.config.spec, "cc")), selected.recovery.as_ref().map(|c| (c.config.spec, "recovery")), selected.receiver.as_ref().map(|c| (c.config.spec, "receiver"))];
-    if let Some((m, key)) = needs_ecn.into_iter().flatten().find(|(m, _)| m.relations.needs_ecn) {
-        if !ecn {
-            return Err(s.error(key, format!("{} = \"{}\" works only on an ECN-capable flow: set ecn = true", key, m.name)));
-        }
+    let chosen = [
+        selected.cc.as_ref().map(|c| c.config.spec),
+        selected.recovery.as_ref().map(|c| c.config.spec),
+        selected.receiver.as_ref().map(|c| c.config.spec),
+    ];
+    if let Some((key, message)) = needs_ecn(chosen.into_iter().flatten(), ecn) {
+        return Err(s.error(key, message));
     }
     let typed = (model.configure)(&config, selected.clone()).map_err(|e| s.error(e.key, format!("expected {}", e.expected)))?;
     Ok(FlowSource { chosen: Chosen { model, config }, selected, config: typed })
+}
+
+/// The first of a flow's models that works only on an ECN-capable flow
+/// (`relations.needs_ecn`) when the flow is not one: its key and what was expected.
+fn needs_ecn(chosen: impl IntoIterator<Item = &'static ModelSpec>, ecn: bool) -> Option<(&'static str, String)> {
+    let m = chosen.into_iter().find(|m| m.relations.needs_ecn).filter(|_| !ecn)?;
+    let key = m.family.key();
+    Some((key, format!("{key} = \"{}\" works only on an ECN-capable flow: set ecn = true", m.name)))
 }
 
 /// The model of family `M` the flow names under the family's key, or `default()`.
@@ -602,7 +611,30 @@ fn chosen_or_default<M: Listed>(s: &Section, default: impl FnOnce() -> &'static 
 
 #[cfg(test)]
 mod tests {
-    use super::expand_index;
+    use super::{expand_index, needs_ecn};
+    use crate::model::{no_check, Family, ModelSpec, Relations};
+
+    /// A window control that needs ECN (as DCTCP will).
+    static ECN_ONLY: ModelSpec = ModelSpec {
+        family: Family::CongestionControl,
+        name: "ecn_only",
+        summary: "test",
+        source: "test",
+        params: &[],
+        check: no_check,
+        relations: Relations { needs_ecn: true, ..Relations::NONE },
+    };
+
+    #[test]
+    fn a_model_that_needs_ecn_needs_an_ecn_flow() {
+        let reno = crate::catalogue::find(Family::CongestionControl, "reno").unwrap();
+        let newreno = crate::catalogue::find(Family::Recovery, "newreno").unwrap();
+        assert_eq!(needs_ecn([reno, newreno], false), None);
+        assert_eq!(needs_ecn([&ECN_ONLY, newreno], true), None);
+        let (key, message) = needs_ecn([&ECN_ONLY, newreno], false).expect("refused");
+        assert_eq!(key, "cc");
+        assert!(message.contains("cc = \"ecn_only\" works only on an ECN-capable flow: set ecn = true"), "{message}");
+    }
 
     #[test]
     fn flow_index_expansion_with_offsets() {
