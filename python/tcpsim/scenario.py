@@ -354,9 +354,13 @@ Chain = _registry_table(
 FLOW_COMMON_KEYS = ("name", "count", "from", "to", "type", "start", "start_spacing", "stop")
 #: Those that are fields besides from_ and to (the class gives the type).
 _FLOW_COMMON = [k for k in FLOW_COMMON_KEYS if k not in ("from", "to", "type")]
-#: The agent whose flows take the TCP model keys (cc, recovery, receiver).
-_TCP_AGENT = "tcp"
 _DEFAULT_AGENT = _models.family("agent").default
+
+
+def _source_slots(agent: str) -> Dict[str, _models.Family]:
+    """The model keys a flow of source `agent` has: the families the source selects
+    models of (its ``relations.selects`` in the core: cc, recovery, receiver for TCP)."""
+    return {key: _models.family(key) for key in _models.get("agent", agent).relations.selects}
 
 
 class _Flow(_Table):
@@ -372,23 +376,22 @@ class _Flow(_Table):
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any], path: str):
-        slots = _TCP_SLOTS if cls.type == _TCP_AGENT else {}
-        return cls._from_dict(data, path, **_models_from(data, path, slots))
+        return cls._from_dict(data, path, **_models_from(data, path, _source_slots(cls.type)))
 
     def _check_models(self, path: str) -> None:
-        if self.type == _TCP_AGENT:
-            for key, fam in _TCP_SLOTS.items():
-                _check_model(getattr(self, key), fam, f"{path}.{key}")
+        for key, fam in _source_slots(self.type).items():
+            _check_model(getattr(self, key), fam, f"{path}.{key}")
 
 
 def _flow_class(spec: _models.ModelSpec, class_name: str, doc: str) -> type:
-    slots = list(_TCP_SLOTS) if spec.name == _TCP_AGENT else []
+    slot_families = _source_slots(spec.name)
+    slots = list(slot_families)
     seen = {"from_", "to", *_FLOW_COMMON, *slots}
     params = [p for p in spec.param_names if p not in seen]
     python_names = [f"{p}_" if keyword.iskeyword(p) else p for p in params]
     model_doc = ""
     if slots:
-        model_doc = ("Model keys: " + ", ".join(f"`{k}` ({_TCP_SLOTS[k].title})" for k in slots)
+        model_doc = ("Model keys: " + ", ".join(f"`{k}` ({slot_families[k].title})" for k in slots)
                      + ", each a name, a dict or a `Model`.\n\n")
     cls = _registry_table(
         class_name, _Flow, ["from_", "to"], _FLOW_COMMON + slots + python_names,
