@@ -177,6 +177,15 @@ fn cases() -> Vec<Case> {
         case("unknown key in [[link]]", graph(&format!("bandwidth = \"1Mbps\" {m}\n"), ""), "link[0].bandwidth", "unknown key"),
         case("unknown key in [[flow]]", graph("", &format!("windw = 3 {m}\n")), "flow[0].windw", "unknown key"),
         case("unknown key in [network]", graph("", "").replace("nodes = [", "hosts = 1 # <-\nnodes = ["), "network.hosts", "unknown key"),
+        case("unknown key with no near name", graph("", &format!("zzz = 3 {m}\n")), "flow[0].zzz", "unknown key 'zzz'; expected one of 'name'"),
+        // ns-2 users name NewReno as the window control: say which key takes it.
+        case(
+            "a loss recovery given as the congestion control",
+            graph("", &format!("cc = \"newreno\" {m}\n")),
+            "flow[0].cc",
+            "unknown congestion control \"newreno\"; \"newreno\" is a loss recovery: write recovery = \"newreno\". Expected one of 'reno'",
+        ),
+        case("unknown model with no near name", graph("", &format!("recovery = \"xyz\" {m}\n")), "flow[0].recovery", "unknown loss recovery \"xyz\"; expected one of 'tahoe'"),
         case("unknown top-level table", format!("{}\n[monitr] {m}\ninterval = \"1s\"\n", graph("", "")), "monitr", "unknown key"),
         case("unknown RED key", with_queue("{ kind = \"red\", min_thresh = 5 }"), "link[0].queue.min_thresh", "unknown key"),
         case("RED key in a droptail queue", with_queue("{ kind = \"droptail\", limit = \"10p\", min_th = 5 }"), "link[0].queue.min_th", "applies to kind = \"red\""),

@@ -57,11 +57,17 @@ pub fn model<M: Listed>(s: &Section, key: &str) -> Result<Option<(Chosen<M>, At)
 }
 
 /// The model `name` of family `M` (whose models are `names`), or an error naming the
-/// closest one.
+/// closest one, or the family the name belongs to (ns-2 users write `cc = "newreno"`,
+/// which is a loss recovery here).
 fn find<M: Listed>(s: &Section, key: &str, names: &[&'static str], name: &str) -> Result<&'static M, ScenarioError> {
     M::find(name).ok_or_else(|| {
-        let hint = closest(name, names).map_or(String::new(), |n| format!("; did you mean '{n}'?"));
-        s.error(key, format!("unknown {} {}{hint} Expected one of {}", M::FAMILY.title(), quote(name), quote_list(names)))
+        let elsewhere = crate::catalogue::specs().find(|m| m.name == name && m.family != M::FAMILY);
+        let hint = match (elsewhere, closest(name, names)) {
+            (Some(m), _) => format!("; {} is a {}: write {} = {}. Expected", quote(name), m.family.title(), m.family.key(), quote(name)),
+            (None, Some(n)) => format!("; did you mean '{n}'? Expected"),
+            (None, None) => "; expected".to_string(),
+        };
+        s.error(key, format!("unknown {} {}{hint} one of {}", M::FAMILY.title(), quote(name), quote_list(names)))
     })
 }
 

@@ -98,10 +98,10 @@ impl<'a> Section<'a> {
         for (key, _) in self.table.iter() {
             if !allowed.contains(&key) {
                 let hint = match closest(key, allowed) {
-                    Some(k) => format!("; did you mean '{k}'?"),
-                    None => String::new(),
+                    Some(k) => format!("; did you mean '{k}'? Expected"),
+                    None => "; expected".to_string(),
                 };
-                return Err(self.error(key, format!("unknown key {}{hint} Expected one of {}", quote_key(key), quote_list(allowed))));
+                return Err(self.error(key, format!("unknown key {}{hint} one of {}", quote_key(key), quote_list(allowed))));
             }
         }
         Ok(())
