@@ -112,6 +112,14 @@ def test_no_command_is_usage_error(tcpsim_cli):
     assert _run(tcpsim_cli).returncode == 2
 
 
+@pytest.mark.parametrize("command", [["run", "x.toml"], ["validate", "x.toml"], ["sweep", "x.toml"], ["reproduce", "004"]])
+def test_an_unknown_option_shows_the_commands_own_usage(tcpsim_cli, command):
+    proc = _run(tcpsim_cli, *command, "--no-such-option", "3")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"usage: tcpsim {command[0]} "), proc.stderr
+    assert f"tcpsim {command[0]}: error: unrecognized arguments: --no-such-option 3" in proc.stderr
+
+
 def test_dumbbell_example_validates(tcpsim_cli, repo_root):
     proc = _run(tcpsim_cli, "validate", repo_root / "examples" / "dumbbell.toml")
     assert proc.returncode == 0, proc.stderr

@@ -201,9 +201,21 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: Optional[str]) -> argparse.ArgumentParser:
+    """The parser of subcommand `command` (the top-level parser if there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command, parser)
+    return parser
+
+
 def _main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # Say it with the usage of the command that was given (`tcpsim run ... --seed 3`
+        # shows run's usage, not the list of commands).
+        _command_parser(parser, getattr(args, "command", None)).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.version:
         from ._core import __version__
 
