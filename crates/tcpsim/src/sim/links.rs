@@ -39,9 +39,8 @@ impl Simulation<'_> {
         l.stats.arrivals += 1;
         let verdict = l.queue.enqueue(&mut QueueCtx::new(now, &mut self.queue_actions), arrival);
         if self.tracer.is_some() {
-            if verdict == Verdict::Marked {
-                self.packets.get_mut(id).ecn = Ecn::Ce;
-            }
+            // The packet as it arrived: ns-2 traces `+` before the queue acts (SimpleLink's
+            // enqT_ precedes the queue), so a packet RED marks shows E from its `-` on.
             self.trace(TraceOp::Enqueue, link, id);
             if matches!(verdict, Verdict::Dropped(_)) {
                 self.trace(TraceOp::Drop, link, id);
