@@ -5,10 +5,12 @@ looks like the top of a checkout (examples/ and bench/ linked in), in one shared
 directory per source, so a command sees what the commands before it wrote (the README
 plots a sweep only after running it).
 
-A command passes when it exits 0 without a traceback. ``HOST`` / ``SCHEDULER`` stand for
+The ``tshark`` lines of docs/ run too, after the commands that write what they read
+(they need Wireshark's ``tshark``: left out where it is missing, except under CI, which
+installs it). A command passes when it exits 0 without a traceback. ``HOST`` / ``SCHEDULER`` stand for
 a Dask scheduler the reader has; none is here, so those commands must stop with one
 line saying the scheduler cannot be reached and exit status 1 (``TCPSIM_CONNECT_TIMEOUT``
-shortens the wait). Lines of other programs (``dask scheduler``, ``tshark``) are not run.
+shortens the wait). Lines of other programs (``dask scheduler``) are not run.
 Plain commands run in this process (`tcpsim.cli.main`, what the console script calls);
 commands with shell syntax (globs, ``>``, ``&&``) run in bash.
 
@@ -43,8 +45,8 @@ def _sh_blocks(text: str) -> List[str]:
     return re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)
 
 
-def _commands(block: str) -> List[str]:
-    """The ``tcpsim`` command lines of a block, comments removed, continuations joined."""
+def _commands(block: str, programs: tuple = ("tcpsim",)) -> List[str]:
+    """The command lines of `programs` in a block, comments removed, continuations joined."""
     out, buf = [], ""
     for line in block.splitlines():
         line = line.strip()
@@ -55,7 +57,7 @@ def _commands(block: str) -> List[str]:
             buf = line[:-1].strip()
             continue
         line = re.sub(r"\s+#.*$", "", line) if not line.startswith("#") else ""
-        if line.startswith("tcpsim ") or line == "tcpsim":
+        if any(line.startswith(f"{p} ") or line == p for p in programs):
             out.append(line)
     return out
 
@@ -105,7 +107,7 @@ def _shortened(command: str) -> str:
 
 def _run(command: str, capsys) -> tuple:
     command = _shortened(command)
-    if SHELL.search(command):
+    if SHELL.search(command) or not command.startswith("tcpsim"):
         env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
         proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True,
                               stdin=subprocess.DEVNULL, timeout=300, env=env)
@@ -124,6 +126,8 @@ def _check(commands: List[str], capsys, where: str) -> None:
     for command in commands:
         if "--ns2" in command and shutil.which("ns") is None and not os.environ.get("CI"):
             continue  # needs ns-2.35 (`ns`), which CI installs
+        if command.startswith("tshark") and shutil.which("tshark") is None and not os.environ.get("CI"):
+            continue  # needs Wireshark's tshark, which CI installs
         status, out, err = _run(command, capsys)
         assert "Traceback" not in err, f"{where}: {command}\n{err}"
         if any(p in command for p in PLACEHOLDERS):
@@ -154,7 +158,8 @@ def test_docs_commands_run(checkout, capsys):
     commands = []
     for page in sorted((REPO / "docs").rglob("*.md")):
         for block in _sh_blocks(page.read_text(encoding="utf-8")):
-            commands += [c for c in _commands(block) if c not in commands]
+            commands += [c for c in _commands(block, ("tcpsim", "tshark")) if c not in commands]
+    assert any(c.startswith("tshark -r results/traced/") for c in commands), "docs/traces.md's tshark lines"
     _check(commands, capsys, "docs/")
 
 
