@@ -189,6 +189,63 @@ fn tshark_reads_the_pcap_files_with_the_simulators_counts_sequence_numbers_and_e
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The handshake reads as TCP's in tshark: an ECN-setup SYN (SYN, ECE, CWR: RFC 3168
+/// §6.1.1), answered by a SYN-ACK with ECE, then data and ACKs; on a path without loss
+/// tshark's expert analysis finds no segment missing and no ACK of an unseen segment.
+#[test]
+fn tshark_reads_an_ecn_handshake_and_a_lossless_exchange_as_valid_tcp() {
+    const LOSSLESS: &str = r#"
+[simulation]
+duration = "2s"
+
+[dumbbell]
+pairs = 1
+
+[dumbbell.bottleneck]
+rate = "10Mbps"
+delay = "10ms"
+queue = { kind = "droptail", limit = "1000p" }
+
+[dumbbell.access]
+rate = "100Mbps"
+delay = "1ms"
+
+[[flow]]
+from = "s0"
+to = "d0"
+ecn = true
+max_window = 30
+
+[trace]
+dir = "tr"
+pcap_links = ["r1->r2", "r2->r1"]
+"#;
+    let Some(tshark) = tshark() else { return };
+    let dir = out_dir("handshake");
+    let scenario = tcpsim::load_str(LOSSLESS, "handshake.toml").unwrap_or_else(|e| panic!("{e}"));
+    let r = tcpsim::run_in(&scenario, Some(&dir), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let Some(Column::I64(drops)) = r.flows.column("drops") else { panic!() };
+    assert_eq!(drops[0], 0, "the path loses nothing");
+    let flags = |file: &str| tshark_fields(tshark, &dir.join(file), &["tcp.flags.str", "tcp.seq_raw", "tcp.ack_raw"]);
+    let forward = flags("tr/r1-r2.pcap");
+    let backward = flags("tr/r2-r1.pcap");
+    // tshark writes the flags as a 12-character string, e.g. "·······A·R··"; keep the letters.
+    let letters = |row: &Vec<String>| row[0].chars().filter(|c| c.is_ascii_alphabetic()).collect::<String>();
+    assert_eq!(letters(&forward[0]), "CES", "the ECN-setup SYN: CWR, ECE, SYN ({:?})", forward[0]);
+    assert_eq!(letters(&backward[0]), "EAS", "the SYN-ACK with ECE ({:?})", backward[0]);
+    assert_eq!((backward[0][1].as_str(), backward[0][2].as_str()), ("0", "1"), "the SYN-ACK takes byte 0 and acknowledges the SYN");
+    assert_eq!(letters(&forward[1]), "AP", "then data ({:?})", forward[1]);
+    assert_eq!(letters(&backward[1]), "A", "and plain ACKs ({:?})", backward[1]);
+    for file in ["tr/r1-r2.pcap", "tr/r2-r1.pcap"] {
+        let out = Command::new(tshark).args(["-n", "-q", "-z", "expert,note", "-r"]).arg(dir.join(file)).output().expect("tshark runs");
+        let report = String::from_utf8_lossy(&out.stdout);
+        for bad in ["Previous segment", "ACKed segment that wasn't captured", "Malformed", "retransmission"] {
+            assert!(!report.contains(bad), "{file}: tshark's expert analysis reports {bad:?}:\n{report}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The SYN (packet 0) is a header alone, at least one byte, or with `full_size_syn` a
 /// whole packet, as ns-2's Agent/TCP/Vegas sends it.
 #[test]

@@ -167,7 +167,11 @@ impl Tracer {
                 dst_port: dst.1,
                 seq: p.seq,
                 payload: f.payload,
-                syn: kind == TraceKind::TcpData && f.opens_with_syn && p.seq == 0,
+                // The SYN, and the ACK that answers it (cumulative 0, echoing packet 0: a
+                // duplicate ACK of 0 echoes a later packet), which pcap writes as SYN-ACK.
+                syn: f.opens_with_syn
+                    && p.seq == 0
+                    && (kind == TraceKind::TcpData || (kind == TraceKind::TcpAck && p.echo_seq == 0)),
                 opens_with_syn: f.opens_with_syn,
                 ecn,
                 ece: p.tcp_flags & TCP_ECE != 0,

@@ -36,7 +36,8 @@
 //!     edge = sequence number of `last + 1`.
 //!   - the receiver sends no data: its sequence number is 0 on the SYN-ACK (an ACK with
 //!     `syn`) and 1 otherwise, and data packets acknowledge 1.
-//! * TCP flags: the SYN carries SYN (+ ECE/CWR when set: RFC 3168's ECN-setup SYN);
+//! * TCP flags: the SYN carries SYN (+ ECE/CWR when set; a SYN with ECE, ns-2's ECN offer,
+//!   is written as RFC 3168 §6.1.1's ECN-setup SYN: ECE and CWR);
 //!   other data segments ACK + PSH (+ ECE/CWR); ACKs ACK (+ SYN when `syn`, + ECE/CWR).
 //!   Window 65535. An ACK's SACK blocks go in a SACK option preceded by two NOPs (RFC 2018
 //!   §3's recommended alignment); at most [`MAX_SACK_BLOCKS`] fit in the 40 option bytes,
@@ -259,7 +260,10 @@ pub fn ipv4_header_checksum(header: &[u8]) -> u16 {
 /// Writes the TCP header (with a SACK option on ACKs that carry blocks); returns its
 /// length in bytes.
 fn write_tcp_header(p: &TracedPacket, h: &mut [u8]) -> io::Result<usize> {
-    let ecn_flags = if p.ece { TCP_FLAG_ECE } else { 0 } | if p.cwr { TCP_FLAG_CWR } else { 0 };
+    // ns-2's ECN offer is a SYN with ECE alone; RFC 3168 §6.1.1's ECN-setup SYN, which
+    // readers of a capture expect, has ECE and CWR.
+    let ecn_setup_syn = p.kind == TraceKind::TcpData && p.syn && p.ece;
+    let ecn_flags = if p.ece { TCP_FLAG_ECE } else { 0 } | if p.cwr || ecn_setup_syn { TCP_FLAG_CWR } else { 0 };
     // The receiver's initial sequence number is 0; its SYN-ACK occupies it.
     let receiver_seq = if p.syn { 0 } else { 1 };
     let (seq, ack, flags) = match p.kind {
@@ -444,6 +448,11 @@ mod tests {
         assert_eq!(be32(&f[TCP + 8..]), 0);
         assert_eq!(f[TCP + 13], TCP_FLAG_SYN | TCP_FLAG_ECE | TCP_FLAG_CWR);
         assert_eq!(len, FrameLengths { captured: 54, on_wire: 54 });
+        // ns-2's ECN offer sets ECE alone: written as the ECN-setup SYN RFC 3168 describes.
+        let ns2_offer = TracedPacket { syn: true, size: 40, ece: true, cwr: false, seq: 0, ..data(0) };
+        assert_eq!(frame_of(ns2_offer).0[TCP + 13], TCP_FLAG_SYN | TCP_FLAG_ECE | TCP_FLAG_CWR);
+        let plain = TracedPacket { syn: true, size: 40, ece: false, cwr: false, seq: 0, ..data(0) };
+        assert_eq!(frame_of(plain).0[TCP + 13], TCP_FLAG_SYN);
     }
 
     #[test]
