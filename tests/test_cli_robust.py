@@ -138,6 +138,12 @@ def test_progress_lines_when_stderr_is_not_a_terminal(capsys, monkeypatch, spec,
     proc = _main(capsys, "run", small_scenario_file)
     assert proc.returncode == 0, proc.stderr
     assert "small: 100% of simulated time" in proc.stderr
+    # reproduce: its sweep of runs and its traced runs, in lines too
+    proc = _main(capsys, "reproduce", "004", "--quick", "--out", tmp_path / "r", "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "\r" not in proc.stderr
+    assert any(l.startswith("reproduce-004-quick: ") and "runs done" in l for l in proc.stderr.splitlines()), proc.stderr[-2000:]
+    assert any(l.startswith("004 traces: ") for l in proc.stderr.splitlines()), proc.stderr[-2000:]
     # quiet stays quiet; the default period keeps short runs silent
     assert _main(capsys, "run", small_scenario_file, "-q").stderr == ""
     monkeypatch.delenv("TCPSIM_PROGRESS_INTERVAL")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Optional, TextIO
+from typing import Optional, TextIO, Union
 
 DEFAULT_INTERVAL = 10.0
 
@@ -76,3 +76,42 @@ class PlainProgress:
         except (OSError, ValueError):
             return
         self.printed = True
+
+
+def for_stderr(quiet: bool = False) -> Union[bool, str]:
+    """The progress a long command shows on standard error: none when `quiet`, a tqdm
+    bar (``True``) on a terminal, plain lines (``"plain"``) otherwise: a log, CI, or
+    ``2> file``, where a bar's carriage returns would garble the text."""
+    if quiet:
+        return False
+    return True if sys.stderr.isatty() else "plain"
+
+
+class Counter:
+    """Things done out of `total` (runs, files) as `mode` says: a tqdm bar (``True``),
+    plain lines (``"plain"``), or nothing (``False``)."""
+
+    def __init__(self, mode: Union[bool, str], total: int, label: str, unit: str = "run"):
+        self.bar = None
+        self.plain: Optional[PlainProgress] = None
+        self.n = 0
+        if mode is True and total:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, desc=label, unit=unit, file=sys.stderr, dynamic_ncols=True)
+        elif mode == "plain" and total:
+            self.plain = PlainProgress(label, total, f"{unit}s done")
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        if self.bar is not None:
+            self.bar.update(n)
+        if self.plain is not None:
+            self.plain.update(self.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        if self.plain is not None:
+            self.plain.finish()
+

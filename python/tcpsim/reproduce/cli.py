@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from .._progress import for_stderr
+
 EPILOG = """\
 examples:
   tcpsim reproduce 004 --quick
@@ -75,7 +77,7 @@ def cli_main(args) -> int:
         try:
             r = reproduce(d, quick=args.quick, seeds=args.seeds, jobs=args.jobs, scheduler=args.scheduler,
                           out=Path(args.out) if args.out else None, report_dir=Path(args.report) if args.report else None,
-                          progress=not args.quiet, command=cmd, ns2=args.ns2)
+                          progress=for_stderr(args.quiet), command=cmd, ns2=args.ns2)
         except ScenarioError as e:
             print(f"tcpsim: error: {e}", file=sys.stderr)
             return 2

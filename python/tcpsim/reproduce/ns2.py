@@ -41,11 +41,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import pandas as pd
 
 from .. import units
+from .._progress import Counter
 from ..results import _atomic_write
 from .measures import read_trace, trace_measures
 from .runner import run_in_processes
@@ -153,7 +154,7 @@ def _task(task: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def run_ns2(plan, cache: Path, jobs: int = 1, progress: bool = True) -> pd.DataFrame:
+def run_ns2(plan, cache: Path, jobs: int = 1, progress: Union[bool, str] = True) -> pd.DataFrame:
     """Runs (or reuses, from ``cache/ns2``) the twin of every run of `plan` and returns
     the measurements as a table like `Outcome.table` (experiment, case, point, seed,
     metric, value)."""
@@ -173,23 +174,17 @@ def run_ns2(plan, cache: Path, jobs: int = 1, progress: bool = True) -> pd.DataF
             except (ValueError, KeyError):
                 pass
         todo[rid] = {"id": rid, "args": args}
-    bar = None
-    if progress and todo:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(todo), desc=f"{plan.document.id} ns-2", unit="run", file=sys.stderr, dynamic_ncols=True)
+    bar = Counter(progress, len(todo), f"{plan.document.id} ns-2")
 
     def keep(out: Dict[str, Any]) -> None:
         done[out["id"]] = out["measures"]
         _atomic_write(ndir / f"{out['id']}.json", lambda p: p.write_text(json.dumps(out, indent=1)))
-        if bar is not None:
-            bar.update(1)
+        bar.update(1)
 
     try:
         run_in_processes(_task, list(todo.values()), jobs, keep)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     rows = []
     for key, rid in ids.items():
         for metric, value in done[rid].items():

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import pandas as pd
 
@@ -20,6 +20,7 @@ except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
 from .._core import ScenarioError, __build__
+from .._progress import Counter
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
 from .measures import event_measures, window_measures, read_trace, run_measures, trace_counter_checks, trace_measures
@@ -134,7 +135,7 @@ def _traced_task(task: Dict[str, Any]) -> Dict[str, Any]:
             "counter_checks": trace_counter_checks(tm, res, task["links"])}
 
 
-def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], progress: bool) -> Dict[str, Dict[str, Any]]:
+def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], progress: Union[bool, str]) -> Dict[str, Dict[str, Any]]:
     tdir = cache / "traces"
     tdir.mkdir(parents=True, exist_ok=True)
     results: Dict[str, Dict[str, Any]] = {}
@@ -148,17 +149,12 @@ def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], pr
             except ValueError:
                 pass
         todo[rid] = {"run_id": rid, "text": text, "links": links, "version": __build__}
-    bar = None
-    if progress and todo:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(todo), desc=f"{plan.document.id} traces", unit="run", file=sys.stderr, dynamic_ncols=True)
+    bar = Counter(progress, len(todo), f"{plan.document.id} traces")
 
     def keep(out: Dict[str, Any]) -> None:
         results[out["run_id"]] = out
         _atomic_write(tdir / f"{out['run_id']}.json", lambda p: p.write_text(json.dumps(out, indent=1)))
-        if bar is not None:
-            bar.update(1)
+        bar.update(1)
 
     try:
         tasks = list(todo.values())
@@ -176,8 +172,7 @@ def _run_traced(plan: Plan, cache: Path, jobs: int, scheduler: Optional[str], pr
         else:
             run_in_processes(_traced_task, tasks, jobs, keep)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return results
 
 
@@ -216,8 +211,9 @@ class Outcome:
 
 
 def run_plan(plan: Plan, cache: Path, *, jobs: Optional[int] = None, scheduler: Optional[str] = None,
-             progress: bool = True) -> Outcome:
-    """Runs (or reuses) every run of `plan` under `cache` and measures them."""
+             progress: Union[bool, str] = True) -> Outcome:
+    """Runs (or reuses) every run of `plan` under `cache` and measures them; `progress`
+    as `tcpsim._progress.Counter` takes it (True: bars, "plain": lines, False: none)."""
     cache.mkdir(parents=True, exist_ok=True)
     jobs = jobs or os.cpu_count() or 1
     batch = plan.batch()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .._core import ScenarioError
+from .._progress import for_stderr
 from .runner import SeedWarning, run_sweep
 from .spec import Run, Sweep, SweepError, _short
 from .store import _read_marker, default_out
@@ -93,7 +94,7 @@ def cli_main(args) -> int:
     if args.connect_timeout is not None and not args.connect_timeout > 0:
         return fail("--connect-timeout must be a positive number of seconds", 2)
     # a bar on a terminal; plain lines now and then in logs and CI
-    progress = False if args.quiet else (True if sys.stderr.isatty() else "plain")
+    progress = for_stderr(args.quiet)
     import warnings
 
     try:
