@@ -377,6 +377,14 @@ fn cases() -> Vec<Case> {
             "bottleneck",
         ),
         case(
+            // The queue is optional (DropTail by default): the message must not ask for it.
+            "dumbbell without access links",
+            dumbbell("").replace("[dumbbell.access]\nrate = \"10Mbps\"\ndelay = \"2ms\"\n", "").replace("[dumbbell]", "[dumbbell] # <-")
+                + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell",
+            "missing key 'access': expected a table with rate and delay (and optionally queue",
+        ),
+        case(
             "dumbbell flow to a missing pair",
             dumbbell("") + "[[flow]]\nfrom = \"s0\"\nto = \"d2\" # <-\n",
             "flow[0].to",

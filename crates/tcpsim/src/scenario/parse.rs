@@ -247,8 +247,8 @@ impl Builder {
     fn dumbbell(&mut self, s: &Section) -> Result<(), ScenarioError> {
         s.allow(DUMBBELL_KEYS)?;
         let pairs = s.required("pairs", s.integer("pairs", 1, MAX_GENERATED)?, "the number of source/sink pairs")? as usize;
-        let bottleneck = s.required("bottleneck", s.table("bottleneck")?, "a table with rate, delay and queue")?;
-        let access = s.required("access", s.table("access")?, "a table with rate, delay and queue")?;
+        let bottleneck = s.required("bottleneck", s.table("bottleneck")?, "a table with rate and delay (and optionally queue, queue_reverse, error_model)")?;
+        let access = s.required("access", s.table("access")?, "a table with rate and delay (and optionally queue, queue_reverse, error_model)")?;
         let bt = self.link_template(&bottleneck, LINK_TEMPLATE_KEYS)?;
         bottleneck.finish()?;
         let at = self.link_template(&access, LINK_TEMPLATE_KEYS)?;
