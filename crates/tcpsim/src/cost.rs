@@ -106,10 +106,12 @@ fn queue_packets(queue: &LinkQueue, packet_size: f64) -> f64 {
 /// Estimates what running `scenario` over `routes` costs.
 ///
 /// Packets alive (and the senders' windows that span them) are bounded per bottleneck:
-/// each TCP flow's tightest queue on its data route (fewest packets) drops what does not
-/// fit, and the senders notice within a round trip, so the flows sharing that queue keep
-/// at most their initial windows plus twice (queue + rate × round trip) packets between
-/// them, and each at most its `max_window`. A CBR source does not back off: its packets
+/// every queue on a TCP flow's data route drops what does not fit, and the senders notice
+/// within a round trip, so the flows crossing a queue keep at most their initial windows
+/// plus twice (queue + rate × round trip) packets between them, and each at most its
+/// `max_window`. Each flow is counted at the queue of its route whose bound, shared by
+/// the flows crossing it, is smallest (a dumbbell's flows at their common bottleneck, not
+/// each at its own access link, whose bounds would add up). A CBR source does not back off: its packets
 /// fill the queues and links of its route, at most what it sends in the run.
 pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
     let mut parts = Vec::new();
@@ -142,6 +144,16 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
     // Per bottleneck direction: (sum of windows, sum of bursts, its bound without the bursts).
     let mut bottlenecks: std::collections::HashMap<u32, (f64, f64, f64)> = std::collections::HashMap::new();
     let mut cbr_packets = 0f64;
+    // Window-limited flows whose data crosses each link direction: every queue on a
+    // flow's route bounds it, and a queue shared by many flows bounds them all at once.
+    let mut sharing: std::collections::HashMap<u32, f64> = std::collections::HashMap::new();
+    for (f, &(data, _)) in scenario.flows.iter().zip(&routes.flow_routes) {
+        if matches!(f.source.config.load(), Load::Window { .. }) {
+            for &d in &routes.routes[data as usize] {
+                *sharing.entry(d).or_insert(0.0) += 1.0;
+            }
+        }
+    }
     for (f, &(data, _)) in scenario.flows.iter().zip(&routes.flow_routes) {
         flow_fixed += f.name.len() as u64 + 2 * 64;
         let route = &routes.routes[data as usize];
@@ -156,12 +168,19 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
                 if largest_burst.is_none_or(|(b, _)| burst > b) {
                     largest_burst = Some((burst, f));
                 }
-                let tightest = route.iter().copied().min_by(|&a, &b| {
-                    queue_packets(direction(scenario, a).1, size).total_cmp(&queue_packets(direction(scenario, b).1, size))
-                });
+                // The bound of direction d on the flows that cross it: twice its queue and
+                // what it carries in a round trip. Each flow is counted at the direction
+                // whose bound, shared among the flows crossing it, is the smallest: a
+                // dumbbell's thousands of flows at their common bottleneck, not each at
+                // its own access link (whose bounds would add up).
+                let bound_of = |d: u32| {
+                    let (link, queue, _) = direction(scenario, d);
+                    2.0 * (queue_packets(queue, size) + link.rate_bps as f64 * round_trip / (8.0 * size) + 1.0)
+                };
+                let share = |d: u32| bound_of(d) / sharing.get(&d).copied().unwrap_or(1.0);
+                let tightest = route.iter().copied().min_by(|&a, &b| share(a).total_cmp(&share(b)));
                 let Some(d) = tightest else { continue };
-                let (link, queue, _) = direction(scenario, d);
-                let bound = 2.0 * (queue_packets(queue, size) + link.rate_bps as f64 * round_trip / (8.0 * size) + 1.0);
+                let bound = bound_of(d);
                 let entry = bottlenecks.entry(d).or_insert((0.0, 0.0, 0.0));
                 entry.0 += window;
                 entry.1 += burst;

@@ -219,6 +219,38 @@ fn a_huge_initial_window_is_refused_and_a_huge_max_window_alone_is_bounded() {
 }
 
 #[test]
+fn many_flows_with_huge_windows_are_bounded_at_their_shared_bottleneck() {
+    // 50 000 flows with max_window 100 000 through one dumbbell, 50-packet queues everywhere:
+    // what they can keep in the network is bounded by the bottleneck they share (queue and
+    // a round trip at 1 Gb/s: ~5 900 packets), not by each flow's own access link (whose
+    // bounds would add up to hundreds of millions of packets, refused as tens of GiB).
+    let text = r#"
+[simulation]
+duration = "1s"
+[dumbbell]
+pairs = 50000
+[dumbbell.bottleneck]
+rate = "1Gbps"
+delay = "10ms"
+queue = { kind = "droptail", limit = "50p" }
+[dumbbell.access]
+rate = "1Gbps"
+delay = "1ms"
+queue = { kind = "droptail", limit = "50p" }
+[[flow]]
+count = 50000
+from = "s{i}"
+to = "d{i}"
+max_window = 100000
+"#;
+    let s = load_str(text, FILE).unwrap_or_else(|e| panic!("{e}"));
+    let est = tcpsim::cost::estimate(&s, s.routes.as_deref().expect("planned at load"));
+    let queued = est.parts.iter().find(|p| p.what.contains("packets queued and on the wire")).expect("a part for packets alive");
+    assert!(queued.what.starts_with("up to 5871 packets"), "{queued:?}");
+    assert!(est.memory < 1 << 30, "{est:?}");
+}
+
+#[test]
 fn a_monitor_with_too_many_samples_is_refused_and_the_limit_can_be_raised() {
     // 10^7 + 1 sample times × (4 flow series + 2 × 7 queue series).
     let text = format!("{}\n[monitor]\ninterval = \"1us\"\n", two_nodes("1Mbps", "1ms", "").replace("duration = \"1s\"", "duration = \"10s\""));

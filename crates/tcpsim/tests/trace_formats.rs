@@ -152,14 +152,15 @@ fn pcap_read_by_tshark() {
     let common = [("ip.ttl", "64"), ("ip.checksum.status", "1"), ("_ws.malformed", "")];
     #[rustfmt::skip]
     let expected: [Vec<(&str, &str)>; 7] = [
-        // SYN: 40 bytes, seq 0, SYN + ECE, not ECT.
+        // SYN: 40 bytes, seq 0, not ECT; ns-2's ECN offer (ECE alone) written as RFC 3168's
+        // ECN-setup SYN: SYN + ECE + CWR.
         [&tcp_flow("10.0.0.0", "10.0.0.3")[..], &[
             ("frame.len", "54"), ("frame.cap_len", "54"), ("frame.time_epoch", "0.100000000"),
             ("eth.src", "02:00:00:00:00:00"), ("eth.dst", "02:00:00:00:00:02"),
             ("ip.len", "40"), ("ip.id", "0x0019"), ("ip.dsfield.ecn", "0"),
             ("tcp.seq_raw", "0"), ("tcp.ack_raw", "0"), ("tcp.hdr_len", "20"),
             ("tcp.flags.syn", "1"), ("tcp.flags.ack", "0"), ("tcp.flags.push", "0"),
-            ("tcp.flags.ece", "1"), ("tcp.flags.cwr", "0"),
+            ("tcp.flags.ece", "1"), ("tcp.flags.cwr", "1"),
         ]].concat(),
         // SYN-ACK from the sink: seq 0, acknowledges the SYN (1).
         [&tcp_flow("10.0.0.3", "10.0.0.0")[..], &[
