@@ -120,6 +120,36 @@ def test_an_unknown_option_shows_the_commands_own_usage(tcpsim_cli, command):
     assert f"tcpsim {command[0]}: error: unrecognized arguments: --no-such-option 3" in proc.stderr
 
 
+MANY_FLOWS = """
+[simulation]
+duration = "1s"
+[dumbbell]
+pairs = 30
+[dumbbell.bottleneck]
+rate = "10Mbps"
+delay = "10ms"
+[dumbbell.access]
+rate = "100Mbps"
+delay = "1ms"
+[[flow]]
+count = 30
+from = "s{i}"
+to = "d{i}"
+"""
+
+
+def test_many_flows_print_the_highest_and_lowest_goodputs_unless_all(tcpsim_cli, tmp_path):
+    scenario = tmp_path / "many.toml"
+    scenario.write_text(MANY_FLOWS)
+    flow_rows = lambda text: [l for l in text.splitlines() if l.startswith("flow0_")]
+    short = _run(tcpsim_cli, "run", scenario)
+    assert short.returncode == 0, short.stderr
+    assert len(flow_rows(short.stdout)) == 20
+    assert "... 10 flows" in short.stdout and "(10 of 30 flows not shown" in short.stdout
+    full = _run(tcpsim_cli, "run", scenario, "--all")
+    assert len(flow_rows(full.stdout)) == 30 and "not shown" not in full.stdout.split("Queues")[0]
+
+
 def test_dumbbell_example_validates(tcpsim_cli, repo_root):
     proc = _run(tcpsim_cli, "validate", repo_root / "examples" / "dumbbell.toml")
     assert proc.returncode == 0, proc.stderr

@@ -98,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write the run's plots (see `tcpsim plot --help`; the time-series ones need [monitor] interval)")
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print nothing but errors (no tables, no progress bar)")
+    run.add_argument("--all", action="store_true",
+                     help=f"print a row for every flow (default: all up to {FLOW_ROWS} flows; "
+                          "beyond, the highest and lowest goodputs)")
     _add_limit_arguments(run)
 
     val = sub.add_parser(
@@ -282,7 +285,7 @@ def _cmd_run(args) -> int:
     results = Results.from_core(raw, scenario_text=text)
 
     if not args.quiet:
-        print(format_report(results))
+        print(format_report(results, flow_rows=None if args.all else FLOW_ROWS))
     if out is not None:
         try:
             results.save(out, csv=args.csv)
@@ -441,13 +444,19 @@ def _plot_sweep(args, d: Path) -> int:
 # ---------------------------------------------------------------------- report tables
 
 
-def format_report(results) -> str:
-    """The text `tcpsim run` prints: scenario facts, per-flow table, queue table."""
+#: Flow rows `tcpsim run` prints without --all: beyond this many flows, the half with the
+#: highest goodput and the half with the lowest.
+FLOW_ROWS = 20
+
+
+def format_report(results, flow_rows: Optional[int] = None) -> str:
+    """The text `tcpsim run` prints: scenario facts, per-flow table (at most `flow_rows`
+    rows, None: every flow), queue table."""
     parts = []
     head = _summary_line(results.summary)
     if head:
         parts.append(head)
-    parts.append(format_flows(results.flows, results.summary))
+    parts.append(format_flows(results.flows, results.summary, flow_rows))
     queues = format_queues(results.queues, results.links)
     if queues:
         parts.append(queues)
@@ -471,11 +480,23 @@ def _summary_line(summary: dict) -> str:
     return ", ".join(bits)
 
 
-def format_flows(flows, summary=None) -> str:
+def format_flows(flows, summary=None, max_rows: Optional[int] = None) -> str:
+    """The flows table; with more than `max_rows` flows, the `max_rows` // 2 with the
+    highest goodput and as many with the lowest, and a line saying how many are left out."""
     if flows.empty:
         return "no flows"
+    shown, hidden = flows, 0
+    if max_rows is not None and len(flows) > max_rows and "goodput_bps" in flows:
+        import pandas as pd
+
+        ranked = flows.sort_values("goodput_bps", ascending=False, kind="stable")
+        half = max(1, max_rows // 2)
+        shown, hidden = pd.concat([ranked.head(half), ranked.tail(half)]), len(flows) - 2 * half
     rows = []
-    for f in flows.to_dict("records"):
+    records = shown.to_dict("records")
+    for i, f in enumerate(records):
+        if hidden and i == len(records) // 2:
+            rows.append([f"... {hidden} flows", "", "", "", "", ""])
         kind = f.get("type", "")
         algo = f"{kind} {f.get('recovery', '')}".strip() if kind == "tcp" else kind
         rows.append([
@@ -501,6 +522,9 @@ def format_flows(flows, summary=None) -> str:
         from .analysis import jain
 
         tail += f", Jain fairness index {jain(tcp):.3f}"
+    if hidden:
+        tail += (f"\n({hidden} of {len(flows)} flows not shown: the table holds the highest and lowest "
+                 "goodputs; --all prints every row)")
     return f"Flows\n{table}\n{tail}"
 
 
