@@ -150,6 +150,17 @@ def test_many_flows_print_the_highest_and_lowest_goodputs_unless_all(tcpsim_cli,
     assert len(flow_rows(full.stdout)) == 30 and "not shown" not in full.stdout.split("Queues")[0]
 
 
+def test_plot_says_which_plots_it_leaves_out_and_why(tcpsim_cli, tmp_path):
+    scenario = tmp_path / "many.toml"
+    scenario.write_text(MANY_FLOWS)  # no [monitor]: no time series
+    assert _run(tcpsim_cli, "run", scenario, "--out", tmp_path / "r", "-q").returncode == 0
+    proc = _run(tcpsim_cli, "plot", tmp_path / "r")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(Path(l).name for l in proc.stdout.split()) == ["goodput_cdf.png", "throughput_delay.png"]
+    notes = [l for l in proc.stderr.splitlines() if l.startswith("note: ")]
+    assert len(notes) == 6 and "note: cwnd.png not drawn: no time series: the scenario has no [monitor] interval" in notes
+
+
 def test_dumbbell_example_validates(tcpsim_cli, repo_root):
     proc = _run(tcpsim_cli, "validate", repo_root / "examples" / "dumbbell.toml")
     assert proc.returncode == 0, proc.stderr

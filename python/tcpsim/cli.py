@@ -296,9 +296,8 @@ def _cmd_run(args) -> int:
                 pngs = plot_all(results, out)
                 if pngs:
                     written.append("plots " + ", ".join(p.name for p in pngs))
-                if results.timeseries.empty and not args.quiet:
-                    print("note: no time series (set [monitor] interval) - only the plots of "
-                          "the flows table drawn", file=sys.stderr)
+                if not args.quiet:
+                    _say_skipped(results)
         except OSError as e:
             return _fail(f"cannot write results to {out}: {e}", status=1)
         if not args.quiet:
@@ -413,7 +412,16 @@ def _plot_run(args, d: Path) -> int:
         return _fail("the results hold no flows to plot", status=1)
     for p in pngs:
         print(p)
+    _say_skipped(results)
     return 0
+
+
+def _say_skipped(results) -> None:
+    """One line on standard error per run plot left out, with the reason."""
+    from .plots.standard import skipped_plots
+
+    for name, why in skipped_plots(results):
+        print(f"note: {name} not drawn: {why}", file=sys.stderr)
 
 
 def _plot_sweep(args, d: Path) -> int:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 from ..results import PathLike, Results
 from .flows import plot_cwnd, plot_goodput_cdf, plot_throughput, plot_throughput_delay
@@ -46,3 +46,19 @@ def plot_all(results: Results, directory: PathLike) -> List[Path]:
         draw(results, path)
         written.append(path)
     return written
+
+
+def skipped_plots(results: Results) -> List[Tuple[str, str]]:
+    """The run plots `plot_all` leaves out for `results`, each with the reason in words:
+    ``[("cwnd.png", "no time series: the scenario has no [monitor] interval"), ...]``."""
+    skipped = []
+    for name, _draw, needs in RUN_PLOTS:
+        if needs and results.timeseries.empty:
+            skipped.append((f"{name}.png", "no time series: the scenario has no [monitor] interval"))
+        elif needs and _metric(results, needs) is None:
+            skipped.append((f"{name}.png", f"the time series holds none of {', '.join(needs)} "
+                                           "(no monitored flow or queue has them)"))
+        elif not needs and results.flows.empty:
+            skipped.append((f"{name}.png", "the results hold no flows"))
+    return skipped
+
