@@ -380,6 +380,15 @@ def test_reproduce_reuses_finished_runs(quick_report, tmp_path, capsys):
     assert "0 computed" in (tmp_path / "r" / "README.md").read_text()
 
 
+def test_run_counts_add_up():
+    from tcpsim.reproduce.report import run_counts
+
+    assert run_counts(36, 33, 0) == ("36 runs, 33 distinct (3 repeat another's configuration and share "
+                                      "its results): 33 computed, 0 reused from an earlier run")
+    assert run_counts(830, 0, 710).startswith("830 runs, 710 distinct (120 repeat")
+    assert run_counts(5, 2, 3) == "5 runs: 2 computed, 3 reused from an earlier run"
+
+
 def test_ns2_without_ns_is_a_usage_error(monkeypatch, capsys):
     from tcpsim.reproduce import ns2
 
