@@ -1,5 +1,5 @@
 """Tests of tcpsim.metrics: hand-computed values, the reference documents' own worked
-examples (quoted with their source line in shared/seeds/), and one real run.
+examples (with the place in the document each comes from), and one real run.
 
 Document numbers: 000 = Reno/Vegas dynamic-RED thesis, 001 = Quick Vegas, 002 = ECN over
 AQM thesis, 003 = smoothness paper (Zhang & Tsaoussidis), 004 = Vegas/Sack/Fack ns-2 study.

@@ -324,6 +324,7 @@ TRACED_DOCUMENT = {
 [document]
 id = "traced"
 title = "One TCP flow against CBR, traced"
+citation = "A test document of this suite"
 seeds = 1
 experiments = ["path"]
 """,

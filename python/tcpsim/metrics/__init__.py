@@ -1,7 +1,7 @@
 """Performance metrics of the reference documents, over numpy arrays and tcpsim result tables.
 
-Every metric is defined exactly as in one of the reference documents
-(``shared/reference/*.md``, raw text in ``shared/seeds/``), which are cited by number:
+Every metric is defined exactly as in one of the reference documents, which are cited by
+number:
 
 ====  ======================================================================================
 000   C.-W. Chang, *TCP Performance Analysis and Fairness Improvement in Different

@@ -143,8 +143,8 @@ class Document:
     path: Path
     title: str
     short: str
-    source: str
-    reference: str
+    #: the document's bibliographic reference
+    citation: str
     seeds: int
     assumptions: List[str]
     experiments: List[Experiment]
@@ -417,7 +417,7 @@ def load_document(doc: str, root: Optional[Path] = None) -> Document:
         ))
     document = Document(
         id=str(m.get("id", d.name)), path=d, title=_need(m, "title", where), short=m.get("short", d.name),
-        source=m.get("source", ""), reference=m.get("reference", ""), seeds=int(m.get("seeds", 1)),
+        citation=_need(m, "citation", where), seeds=int(m.get("seeds", 1)),
         assumptions=list(m.get("assumptions", [])), experiments=experiments, values=values, checks=checks,
         ns2_note=str(m.get("ns2_note", "")),
     )
