@@ -183,6 +183,58 @@ def test_tcpsim_run_binary_agrees_with_python(tcpsim_run_bin, small_scenario_fil
     )
 
 
+def test_cli_csv_tables_equal_the_binary_csv_tables(tcpsim_run_bin, tcpsim_cli, small_scenario_file, tmp_path):
+    """`tcpsim run --csv` writes its CSV with Arrow (not pandas: a seventh of the time on
+    400 000 rows); every table holds the same header, rows and values as the binary's."""
+    proc = subprocess.run(
+        [str(tcpsim_run_bin), str(small_scenario_file), "--out", str(tmp_path / "bin"), "--csv"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    proc = _run(tcpsim_cli, "run", small_scenario_file, "--out", tmp_path / "cli", "--csv", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    for table in ("flows", "queues", "links", "timeseries"):
+        bin_text = (tmp_path / "bin" / f"{table}.csv").read_text()
+        cli_text = (tmp_path / "cli" / f"{table}.csv").read_text()
+        assert cli_text.splitlines()[0] == bin_text.splitlines()[0], table
+        assert '"' not in cli_text, table  # quotes only where a value needs them
+        pd.testing.assert_frame_equal(
+            pd.read_csv(tmp_path / "cli" / f"{table}.csv"),
+            pd.read_csv(tmp_path / "bin" / f"{table}.csv"), check_dtype=False, rtol=1e-12,
+            obj=table,
+        )
+
+
+def test_saved_csv_quotes_a_name_holding_a_comma(tmp_path):
+    results = tcpsim.run(SMALL_WITH_COMMA)
+    results.save(tmp_path / "r", csv=True)
+    flows = pd.read_csv(tmp_path / "r" / "flows.csv")
+    assert flows["name"].tolist() == ['a, "the first"']
+
+
+SMALL_WITH_COMMA = """
+[simulation]
+duration = "1s"
+
+[dumbbell]
+pairs = 1
+
+[dumbbell.bottleneck]
+rate = "10Mbps"
+delay = "10ms"
+
+[dumbbell.access]
+rate = "100Mbps"
+delay = "1ms"
+
+[[flow]]
+name = 'a, "the first"'
+from = "s0"
+to = "d0"
+type = "tcp"
+"""
+
+
 def test_tcpsim_run_binary_bad_scenario_exits_2(tcpsim_run_bin, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[simulation]\nduration = "0s"\n')

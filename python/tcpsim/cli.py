@@ -547,11 +547,14 @@ def format_queues(queues, links=None, limit: int = 8) -> str:
     if active.empty:
         active = q[q["arrivals"] > 0].sort_values("arrivals", ascending=False).head(1)
     active = active.sort_values(["_loss", "mean_length_pkts"], ascending=False, kind="stable")
+    shown = active.head(limit)
     util = {}
     if links is not None and not links.empty and "link" in links:
-        util = dict(zip(links["link"], links["utilization"]))
+        # Only the shown queues' links: a dict of every link took 0.4 s at 400 000 links.
+        of_shown = links[links["link"].isin(shown["queue"])]
+        util = dict(zip(of_shown["link"], of_shown["utilization"]))
     rows = []
-    for r in active.head(limit).to_dict("records"):
+    for r in shown.to_dict("records"):
         rows.append([
             r["queue"], r["kind"], _int(r["arrivals"]), _int(r["early_drops"]),
             _int(r["overflow_drops"]), _int(r["marks"]),

