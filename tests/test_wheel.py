@@ -115,7 +115,9 @@ def test_the_wheel_installs_and_runs_a_scenario_without_rust(fresh_env, tmp_path
                                 "print(tcpsim.__file__, tcpsim.__build__)"], tmp_path)
     location, build = where.stdout.split()
     assert Path(location).is_relative_to(fresh_env.parent), location
-    assert build == tcpsim.__build__  # the wheel holds this checkout's core
+    assert build == tcpsim.__build__, (
+        f"the wheel's core is build {build}, the extension this test imports is {tcpsim.__build__}: "
+        "one of them is not built from the checkout's sources (bash scripts/setup.sh rebuilds the extension)")
 
     run = _in_env(fresh_env, [python, "-m", "tcpsim", "run", EXAMPLE.name, "--out", "out", "--plot"], tmp_path)
     assert "ecn0" in run.stdout and (tmp_path / "out" / "flows.parquet").exists()
