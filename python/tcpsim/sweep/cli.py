@@ -10,6 +10,7 @@ from typing import List, Optional
 
 from .._core import ScenarioError
 from .._progress import for_stderr
+from ..overrides import add_arguments as add_override_arguments, from_flags
 from .runner import SeedWarning, run_sweep
 from .spec import Run, Sweep, SweepError, _short
 from .store import _read_marker, default_out
@@ -65,6 +66,8 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
                    help="check the spec and list its runs without running anything")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing but errors (no progress bar, no table)")
+    add_override_arguments(p, seed_help="the base scenario's seed (simulation.seed), for a "
+                                        "spec without seeds")
     p.add_argument("--connect-timeout", metavar="SECONDS", type=float,
                    help="with --scheduler: give up connecting after this many seconds "
                         "(default 30)")
@@ -80,7 +83,7 @@ def cli_main(args) -> int:
     if args.workers is not None and args.workers < 1:
         return fail("--workers must be at least 1", 2)
     try:
-        sweep = Sweep.from_spec(Path(args.spec))
+        sweep = Sweep.from_spec(Path(args.spec), overrides=from_flags(args.overrides, args.seed))
         runs = sweep.runs()
     except ScenarioError as e:
         return fail(str(e), 2)

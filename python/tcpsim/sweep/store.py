@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from ..results import PathLike, Results, _atomic_write, load_results
-from .keys import _toml_value
+from ..keypaths import _toml_value
+from ..overrides import record
 from .metrics import METRICS, METRICS_VERSION, run_metrics
 from .spec import Run, Sweep, SweepError
 
@@ -191,6 +192,7 @@ def _sweep_record(sweep: Sweep, runs: List[Run]) -> Dict[str, Any]:
         "base": sweep.base_name,
         "grid": _jsonable(sweep.grid),
         "seeds": sweep.seeds,
+        "overrides": _jsonable(record(sweep.overrides)),
         "tcpsim_version": __version__,
         "tcpsim_build": __build__,
         "runs": [{"run_id": r.run_id, "params": _jsonable(r.params)} for r in runs],
