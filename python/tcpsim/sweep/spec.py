@@ -18,6 +18,8 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.9/3.10
 
 from .._core import ScenarioError, __build__, validate_toml
 from ..api import read_scenario
+from .groups import FlowGroups, parse_groups
+from .metrics import METRICS
 from ..overrides import ORIGINS, SEED_KEY, Override, as_overrides
 from ..overrides import apply as apply_overrides, check as check_overridden
 from ..results import PathLike
@@ -37,7 +39,7 @@ from ..keypaths import (
     promote_model_tables,
 )
 
-_SPEC_SWEEP_KEYS = ("base", "grid", "seeds", "out", "name")
+_SPEC_SWEEP_KEYS = ("base", "grid", "seeds", "out", "name", "groups")
 
 
 class SweepError(RuntimeError):
@@ -121,8 +123,9 @@ def _line_of(text: str, key: Optional[str]) -> int:
         found = first(rf'^\s*(["\']){k}\1\s*=') or first(rf"^\s*{k}\s*=")
         if found is None and key.startswith("sweep."):
             tail = re.escape(key.split(".", 1)[1])
+            last = re.escape(key.rsplit(".", 1)[-1])
             found = (first(rf"^\s*\[\s*sweep\.{tail}\s*\]") or first(rf"^\s*{tail}\s*=")
-                     or first(rf'^\s*"?{tail}"?\s*='))
+                     or first(rf'^\s*"?{tail}"?\s*=') or first(rf'^\s*"?{last}"?\s*='))
         if found is None:
             first_seg = re.escape(key.split(".")[0].split("[")[0].split(",")[0].strip())
             found = first(rf"^\s*\[+\s*{first_seg}\b") or first(rf'^\s*"?{first_seg}\b[^=]*=')
@@ -167,6 +170,10 @@ class Sweep:
         overrides: ``{key path: value}`` set in the base scenario before the grid (as
             ``tcpsim sweep --set`` does; `tcpsim.overrides`). A seed override where
             `seeds` is given, or an override of a key the grid varies, is an error.
+        groups: groups of flows whose goodput, share and Jain index become columns of
+            the sweep table: ``{"by": "cc"}`` (a flows-table column) or ``{"flows":
+            {"vegas": "vegas*", "reno": ["reno*"]}}`` (flow-name patterns), as the
+            spec's ``[sweep.groups]`` (`tcpsim.sweep.groups`).
 
     Raises:
         tcpsim.ScenarioError: the base scenario, a key path or a value is invalid; the
@@ -183,6 +190,7 @@ class Sweep:
         source: Optional[str] = None,
         out: Optional[PathLike] = None,
         overrides: Union[Mapping[str, Any], Sequence[Override], None] = None,
+        groups: Union[Mapping[str, Any], FlowGroups, None] = None,
     ):
         self.source = source or "<sweep>"
         self.out = Path(out) if out is not None else None
@@ -209,6 +217,7 @@ class Sweep:
                 f"{self.source}: [sweep.grid] key 'simulation.seed' and seeds both set the seed; "
                 "use one of them"
             )
+        self.groups = parse_groups(groups, self.source, columns + list(METRICS))
         self.overrides = as_overrides(overrides)
         self._check_override_keys(columns)
         self._check_base(base_is_text)
@@ -251,7 +260,7 @@ class Sweep:
         if unknown:
             raise ScenarioError(
                 f"{name}: unknown table '{unknown[0]}'; a sweep spec has [sweep] "
-                "(base, seeds, out, name, [sweep.grid]) and optionally an inline [base] scenario"
+                "(base, seeds, out, name, [sweep.grid], [sweep.groups]) and optionally an inline [base] scenario"
             )
         sw = doc.get("sweep")
         if not isinstance(sw, dict):
@@ -295,6 +304,7 @@ class Sweep:
             source=name,
             out=(here / out) if out is not None else None,
             overrides=overrides,
+            groups=sw.get("groups"),
         )
 
     def _load_base(self, base: Any) -> Tuple[Dict[str, Any], str, bool]:
