@@ -130,6 +130,8 @@ def parse_groups(value: Any, source: str, taken: List[str]) -> Optional[FlowGrou
         if not isinstance(by, str) or by not in GROUP_BY_COLUMNS:
             hint = closest(by, GROUP_BY_COLUMNS) if isinstance(by, str) else None
             hint = f"; did you mean '{hint}'?" if hint else ""
+            if by == "name":
+                hint = "; to group flows by name, give [sweep.groups.flows] patterns"
             raise ScenarioError(
                 f"{at('.by')}: expected a column of the flows table, one of "
                 f"{', '.join(repr(c) for c in GROUP_BY_COLUMNS)}, got {json.dumps(by, default=str)}{hint}")

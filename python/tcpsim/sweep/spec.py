@@ -123,9 +123,10 @@ def _line_of(text: str, key: Optional[str]) -> int:
         found = first(rf'^\s*(["\']){k}\1\s*=') or first(rf"^\s*{k}\s*=")
         if found is None and key.startswith("sweep."):
             tail = re.escape(key.split(".", 1)[1])
-            last = re.escape(key.rsplit(".", 1)[-1])
             found = (first(rf"^\s*\[\s*sweep\.{tail}\s*\]") or first(rf"^\s*{tail}\s*=")
-                     or first(rf'^\s*"?{tail}"?\s*=') or first(rf'^\s*"?{last}"?\s*='))
+                     or first(rf'^\s*"?{tail}"?\s*='))
+            for segment in reversed(key.split(".")[2:]):  # a key inside an inline table
+                found = found or first(rf'^\s*"?{re.escape(segment)}"?\s*=')
         if found is None:
             first_seg = re.escape(key.split(".")[0].split("[")[0].split(",")[0].strip())
             found = first(rf"^\s*\[+\s*{first_seg}\b") or first(rf'^\s*"?{first_seg}\b[^=]*=')
