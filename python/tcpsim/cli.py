@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from .overrides import add_arguments as add_override_arguments
+from .overrides import FLAGS_HELP as OVERRIDES_HELP, add_arguments as add_override_arguments
 
 EPILOG = """\
 examples:
@@ -18,8 +18,12 @@ examples:
         also write Parquet tables, summary.json and cwnd/queue/throughput/utilization PNGs
   tcpsim run examples/dumbbell.toml --out results/dumbbell --csv --quiet
         write Parquet and CSV tables, print nothing
+  tcpsim run examples/dumbbell.toml --seed 3 --set dumbbell.bottleneck.rate=20Mbps \\
+        --set "flow[*].cc=vegas" --set "flow[*].cc.alpha=2" --set simulation.duration=20s
+        the same scenario with another seed and some keys changed (--set KEY=VALUE, the
+        key paths of sweeps); summary.json lists the overrides
   tcpsim validate examples/*.toml
-        check scenario files without running them
+        check scenario files without running them (--set and --seed check them changed)
   tcpsim plot results/dumbbell
         redraw the plots of saved results
   tcpsim sweep examples/sweep_red.toml
@@ -88,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="run a scenario file",
         description="Run a scenario and print per-flow and per-queue summaries.",
-        epilog=EPILOG,
+        epilog=EPILOG + "\n" + OVERRIDES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument("scenario", metavar="SCENARIO", help="scenario file (.toml)")
