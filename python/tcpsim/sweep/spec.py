@@ -181,6 +181,11 @@ class Sweep:
             message names the spec file (`source`) and the grid key.
     """
 
+    #: Keys set in the base before the grid, and the groups of flows (none unless given;
+    #: subclasses that skip ``__init__`` inherit these).
+    overrides: Sequence[Override] = ()
+    groups: Optional[FlowGroups] = None
+
     def __init__(
         self,
         base: Any,
