@@ -155,9 +155,9 @@ def format_sweep(table, sweep: Optional[Sweep] = None, limit: int = 40) -> str:
     keys = [c for c in (sweep.columns if sweep is not None else []) if c != "seed" and c in table]
     cols = {"goodput_bps": "goodput Mbps", "jain_index": "Jain", "drops": "drops",
             "bottleneck_utilization": "util %", "bottleneck_queue_mean_pkts": "queue p"}
-    if sweep is not None and sweep.groups is not None:  # each group's goodput share
-        shares = [c for c in table.columns if c.endswith(".goodput_share")]
-        cols.update({c: f"{c[: -len('.goodput_share')]} share" for c in shares})
+    # each group's goodput share ([sweep.groups])
+    shares = [c for c in table.columns if c.endswith(".goodput_share")]
+    cols.update({c: f"{c[: -len('.goodput_share')]} share" for c in shares})
     t = table.copy()
     t["goodput_bps"] = t["goodput_bps"] / 1e6
     t["bottleneck_utilization"] = t["bottleneck_utilization"] * 100
