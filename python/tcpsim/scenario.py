@@ -625,8 +625,8 @@ class Scenario(_Table):
 
     def run(self, **kwargs: Any):
         """Runs the scenario: ``tcpsim.run(self.to_toml(), **kwargs)`` (keywords `out`,
-        `progress`, `csv`, `max_memory`, `max_samples`). Returns `tcpsim.Results`; errors
-        as `validate`."""
+        `progress`, `csv`, `overrides`, `seed`, `max_memory`, `max_samples`). Returns
+        `tcpsim.Results`; errors as `validate`."""
         self.validate(max_memory=kwargs.get("max_memory"), max_samples=kwargs.get("max_samples"))
         try:
             return _run(self.to_toml(), **kwargs)
