@@ -385,6 +385,12 @@ def test_seed_override_changes_the_seed_only(small_scenario_file):
     assert seeded.flows["goodput_bytes"].tolist() == plain.flows["goodput_bytes"].tolist()
     assert seeded.summary["overrides"] == {"simulation.seed": 7}
     assert tcpsim.run(small_scenario_file, seed=8).summary["seed"] == 8
+    import numpy as np
+
+    assert tcpsim.run(small_scenario_file, seed=np.int64(9)).summary["overrides"] == {"simulation.seed": 9}
+    for bad in (True, 1.5, "3"):
+        with pytest.raises(tcpsim.ScenarioError, match="expected an integer >= 0"):
+            tcpsim.validate(small_scenario_file, seed=bad)
 
 
 @pytest.mark.parametrize("flags, message", [

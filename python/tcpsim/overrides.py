@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import numbers
 import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence
@@ -109,9 +110,10 @@ def parse_set(text: str) -> Override:
 
 
 def _check_seed(seed: Any, origin: str) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    """A seed as an int (numpy integers included); ScenarioError naming `origin` else."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ScenarioError(f"{origin}: expected an integer >= 0 (the run's seed)")
-    return seed
+    return int(seed)
 
 
 def from_flags(sets: Optional[Sequence[str]], seed: Optional[int]) -> List[Override]:
