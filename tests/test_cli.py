@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pandas as pd
@@ -390,3 +391,165 @@ def test_validate_takes_the_same_limits_as_run(tcpsim_cli, small_scenario_file):
         text = _run(tcpsim_cli, command, "--help").stdout
         assert f"default {d['max_samples']}" in " ".join(text.split()), text
         assert f"default {d['max_memory'] >> 30}GiB" in " ".join(text.split()), text
+
+
+# ------------------------------------------------------------------ --set and --seed
+
+
+def _main(capsys, *argv):
+    """`tcpsim ARGV` in this process: (status, stdout, stderr)."""
+    from tcpsim import cli
+
+    capsys.readouterr()
+    try:
+        status = cli.main([str(a) for a in argv])
+    except SystemExit as e:  # argparse errors
+        status = e.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_run_with_overrides_records_them_and_redoes_from_its_scenario(tcpsim_cli, small_scenario_file, tmp_path):
+    out = tmp_path / "o"
+    proc = _run(tcpsim_cli, "run", small_scenario_file, "--seed", "3",
+                "--set", "dumbbell.bottleneck.rate=10Mbps", "--set", "flow[*].cc=vegas",
+                "--set", "flow[0].cc.alpha=2", "--out", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["overrides"] == {"dumbbell.bottleneck.rate": "10Mbps", "flow[*].cc": "vegas",
+                                    "flow[0].cc.alpha": 2, "simulation.seed": 3}
+    assert summary["seed"] == 3
+    scenario = tomllib.loads((out / "scenario.toml").read_text())
+    assert scenario["dumbbell"]["bottleneck"]["rate"] == "10Mbps"
+    assert scenario["flow"][0]["cc"] == {"kind": "vegas", "alpha": 2}
+    assert scenario["flow"][1]["cc"] == "vegas"
+    flows = pd.read_parquet(out / "flows.parquet")
+    assert flows["cc"].tolist() == ["vegas", "vegas"]
+    # the saved scenario is the run: running it again gives the same flows
+    again = tcpsim.run(out / "scenario.toml")
+    assert again.flows["goodput_bytes"].tolist() == flows["goodput_bytes"].tolist()
+    assert "overrides" not in again.summary
+
+
+def test_seed_override_changes_the_seed_only(small_scenario_file):
+    plain = tcpsim.run(small_scenario_file)
+    seeded = tcpsim.run(small_scenario_file, seed=7)  # the file's own seed
+    assert seeded.flows["goodput_bytes"].tolist() == plain.flows["goodput_bytes"].tolist()
+    assert seeded.summary["overrides"] == {"simulation.seed": 7}
+    assert tcpsim.run(small_scenario_file, seed=8).summary["seed"] == 8
+    import numpy as np
+
+    assert tcpsim.run(small_scenario_file, seed=np.int64(9)).summary["overrides"] == {"simulation.seed": 9}
+    for bad in (True, 1.5, "3"):
+        with pytest.raises(tcpsim.ScenarioError, match="expected an integer >= 0"):
+            tcpsim.validate(small_scenario_file, seed=bad)
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--set", "dumbbell.bottlenek.rate=20Mbps"],
+     "small.toml, --set 'dumbbell.bottlenek.rate=20Mbps', key 'dumbbell.bottlenek': unknown key "
+     "'bottlenek'; did you mean 'bottleneck'?"),
+    (["--set", "flow[0].cc.alpah=3"],
+     "small.toml, --set 'flow[0].cc.alpah=3': no congestion control has a parameter 'alpah'; "
+     "did you mean 'alpha'?"),
+    (["--set", "flow[0].colour=red"], "small.toml, --set 'flow[0].colour=red': a flow has no key 'colour'"),
+    (["--set", "flow[0].cc.alpha=3"],
+     "small.toml, --set 'flow[0].cc.alpha=3': 'alpha' is a parameter of congestion control 'vegas', "
+     "'quick_vegas', 'fast', but 'flow[0].cc' is 'reno' in the base scenario; set it there, or "
+     "choose another model for 'flow[0].cc' first (an override before this one)"),
+    (["--set", "flow[0].cc.alpha=3", "--set", "flow[0].cc=vegas"], "choose another model for 'flow[0].cc' first"),
+    (["--set", "flow[2].cc=vegas"],
+     "small.toml, --set 'flow[2].cc=vegas': index 2 is out of range: 'flow' has 2 elements"),
+    (["--set", "dumbbell.bottleneck.rate=20Mbz"],
+     "small.toml, --set 'dumbbell.bottleneck.rate=20Mbz', key 'dumbbell.bottleneck.rate': expected "
+     "a rate with a unit"),
+    (["--set", "flow[*].cc=vegas", "--set", "flow[0].cc.alpha=9"],
+     "small.toml, --set 'flow[*].cc=vegas', --set 'flow[0].cc.alpha=9', key 'flow[0].cc.beta': "
+     "expected beta at least alpha (9)"),
+    (["--set", "flow[0.cc=vegas"], "small.toml, --set 'flow[0.cc=vegas': bad key path 'flow[0.cc'"),
+    (["--set", "simulation.duration"], "--set 'simulation.duration': expected KEY=VALUE"),
+    (["--set", "simulation.duration="], "--set 'simulation.duration=': expected KEY=VALUE"),
+    (["--seed", "2", "--set", "simulation.seed=4"],
+     "--set 'simulation.seed=4' and --seed 2 both set 'simulation.seed'; give it once"),
+    (["--set", "simulation.duration=1s", "--set", "simulation.duration=2s"], "both set 'simulation.duration'"),
+])
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_override_errors_name_the_flag_and_key(capsys, small_scenario_file, command, flags, message):
+    status, out, err = _main(capsys, command, small_scenario_file, *flags)
+    assert status == 2, err
+    assert err.startswith("tcpsim: error: ") and message in err, err
+    assert "Traceback" not in err and out == ""
+
+
+def test_seed_must_be_a_whole_number(capsys, small_scenario_file):
+    status, _, err = _main(capsys, "run", small_scenario_file, "--seed", "-1")
+    assert status == 2 and "argument --seed: expected an integer >= 0, got '-1'" in err
+
+
+def test_override_values_are_toml_values_when_they_parse(capsys, small_scenario_file, tmp_path):
+    """4 is a number, true a boolean, "..." a string, { ... } a table; 20Mbps and vegas,
+    which are not TOML, are strings."""
+    from tcpsim.overrides import parse_set, parse_value
+
+    assert parse_value("4") == 4 and parse_value("0.5") == 0.5 and parse_value("true") is True
+    assert parse_value('"20Mbps"') == "20Mbps" == parse_value("20Mbps")
+    assert parse_value("[1, 2]") == [1, 2] and parse_value("vegas") == "vegas"
+    assert parse_value('{ kind = "red", max_p = 0.1 }') == {"kind": "red", "max_p": 0.1}
+    assert parse_value("1\nx = 2") == "1\nx = 2"  # one value, not a document
+    assert parse_set('link[0]."a=b"=3').key == 'link[0]."a=b"'
+    out = tmp_path / "o"
+    status, _, err = _main(capsys, "run", small_scenario_file, "-q", "--out", out,
+                           "--set", 'dumbbell.bottleneck.queue={ kind = "droptail", limit = "20p" }',
+                           "--set", "flow[0].ecn=false", "--set", 'flow[1].name="second"')
+    assert status == 0, err
+    scenario = tomllib.loads((out / "scenario.toml").read_text())
+    assert scenario["dumbbell"]["bottleneck"]["queue"] == {"kind": "droptail", "limit": "20p"}
+    assert scenario["flow"][0]["ecn"] is False and scenario["flow"][1]["name"] == "second"
+
+
+def test_choosing_another_kind_drops_the_old_kinds_parameters(capsys, small_scenario_file, tmp_path):
+    """Over a RED queue, queue.kind=droptail keeps limit (DropTail has it) and drops
+    min_th and max_th, as a sweep over the kind does."""
+    out = tmp_path / "o"
+    status, _, err = _main(capsys, "run", small_scenario_file, "-q", "--out", out,
+                           "--set", "dumbbell.bottleneck.queue.kind=droptail")
+    assert status == 0, err
+    scenario = tomllib.loads((out / "scenario.toml").read_text())
+    assert scenario["dumbbell"]["bottleneck"]["queue"] == {"kind": "droptail", "limit": "50p"}
+    assert pd.read_parquet(out / "queues.parquet").set_index("queue").loc["r1->r2", "kind"] == "droptail"
+
+
+def test_validate_checks_the_overridden_scenario(capsys, small_scenario_file):
+    status, out, _ = _main(capsys, "validate", small_scenario_file, "--set", "flow[*].cc=vegas",
+                           "--set", "flow[*].cc.alpha=2", "--seed", "4")
+    assert status == 0 and "small.toml: ok" in out
+    # an error of the file itself keeps its line, overrides or not
+    bad = small_scenario_file.parent / "bad.toml"
+    bad.write_text(small_scenario_file.read_text().replace('delay = "10ms"', 'delay = "10"'))
+    status, _, err = _main(capsys, "validate", bad, "--seed", "4")
+    assert status == 2 and "bad.toml, line 12, key 'dumbbell.bottleneck.delay'" in err, err
+
+
+def test_python_api_takes_overrides(small_scenario_file):
+    res = tcpsim.run(small_scenario_file, overrides={"flow[*].recovery": "sack1",
+                                                     "flow[*].receiver": {"kind": "every_packet", "sack": True}})
+    assert res.flows["recovery"].tolist() == ["sack1", "sack1"]
+    assert res.summary["overrides"]["flow[*].recovery"] == "sack1"
+    assert tomllib.loads(res.scenario_text)["flow"][0]["recovery"] == "sack1"
+    with pytest.raises(tcpsim.ScenarioError, match=r"small.toml, overrides\['flow\[3\].cc'\]: index 3 is out of range"):
+        tcpsim.run(small_scenario_file, overrides={"flow[3].cc": "vegas"})
+    with pytest.raises(tcpsim.ScenarioError, match=r"seed=-1: expected an integer >= 0"):
+        tcpsim.validate(small_scenario_file, seed=-1)
+    with pytest.raises(TypeError, match="overrides must be a dict"):
+        tcpsim.run(small_scenario_file, overrides=["flow[0].cc=vegas"])
+    tcpsim.validate(small_scenario_file, overrides={"simulation.duration": "2s"}, seed=1)
+
+
+def test_run_help_documents_the_override_flags(tcpsim_cli):
+    text = _run(tcpsim_cli, "run", "--help").stdout
+    for bit in ("--set KEY=VALUE", "--seed N", "overrides (the key paths of sweep grids",
+                "summary.json lists the overrides", '--set "flow[*].cc=vegas"'):
+        assert bit in text, bit
+    for command in ("validate", "sweep"):
+        text = _run(tcpsim_cli, command, "--help").stdout
+        assert "--set KEY=VALUE" in text and "--seed N" in text

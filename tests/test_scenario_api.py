@@ -561,3 +561,18 @@ def test_trace_table_round_trips_and_writes_files_under_out(tmp_path):
     assert sum(1 for l in lines if l.startswith("- ")) == sent
     with pytest.raises(tcpsim.ScenarioError, match="unknown link"):
         Scenario.from_dict({**sc.to_dict(), "trace": {"ns2": ["r1->r9"]}}).validate()
+
+
+def test_scenario_run_takes_overrides_and_seed():
+    """`Scenario.run` hands `overrides` and `seed` to `tcpsim.run` (docs/scenario.md,
+    "Changing keys from the command line")."""
+    import tcpsim as _tcpsim
+
+    sc = _tcpsim.Scenario.from_toml(
+        '[simulation]\nduration = "1s"\n[dumbbell]\npairs = 1\n'
+        '[dumbbell.bottleneck]\nrate = "5Mbps"\ndelay = "10ms"\n'
+        '[dumbbell.access]\nrate = "100Mbps"\ndelay = "1ms"\n'
+        '[[flow]]\nfrom = "s0"\nto = "d0"\n')
+    res = sc.run(seed=4, overrides={"flow[0].cc": "vegas"})
+    assert res.summary["overrides"] == {"flow[0].cc": "vegas", "simulation.seed": 4}
+    assert res.flows["cc"].tolist() == ["vegas"] and res.summary["seed"] == 4

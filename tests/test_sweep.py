@@ -644,3 +644,183 @@ def test_parameters_of_a_defaulted_model_apply_to_the_model_in_effect(small_scen
     sw = Sweep(small_scenario, grid={"dumbbell.bottleneck.queue_reverse.max_p": [0.2]})
     reverse = _toml_of(sw)["dumbbell"]["bottleneck"]["queue_reverse"]
     assert reverse == {"kind": "red", "limit": "50p", "min_th": 5, "max_th": 15, "max_p": 0.2}
+
+
+# ------------------------------------------------------------------ overrides on the base
+
+
+def test_overrides_apply_to_the_base_before_the_grid(tmp_path, small_scenario):
+    spec = _spec(tmp_path, '[sweep.grid]\n"flow[*].recovery" = ["reno", "newreno"]\n', small_scenario)
+    plain = Sweep.from_spec(spec)
+    changed = Sweep.from_spec(spec, overrides={"dumbbell.bottleneck.rate": "2Mbps", "simulation.seed": 4})
+    assert len(changed.runs()) == 2
+    for run in changed.runs():
+        doc = tomllib.loads(run.toml_text)
+        assert doc["dumbbell"]["bottleneck"]["rate"] == "2Mbps" and doc["simulation"]["seed"] == 4
+        assert run.params["seed"] == 4
+    assert {r.run_id for r in plain.runs()}.isdisjoint(r.run_id for r in changed.runs())
+    table = run_sweep(changed, tmp_path / "o", workers=1, progress=False)
+    assert json.loads((tmp_path / "o" / "sweep.json").read_text())["overrides"] == {
+        "dumbbell.bottleneck.rate": "2Mbps", "simulation.seed": 4}
+    assert (table["goodput_bps"] < 2e6).all()
+
+
+@pytest.mark.parametrize("body, flags, message", [
+    ('seeds = [1, 2]\n', ["--seed", "3"],
+     "myspec.toml, --seed 3: the sweep's seeds ([1, 2]) set each run's seed; leave out the override"),
+    ('seeds = [1, 2]\n', ["--set", "simulation.seed=3"],
+     "myspec.toml, --set 'simulation.seed=3': the sweep's seeds ([1, 2]) set each run's seed"),
+    ('[sweep.grid]\n"flow[*].recovery" = ["reno"]\n', ["--set", "flow[*].recovery=newreno"],
+     "myspec.toml, --set 'flow[*].recovery=newreno': [sweep.grid] varies 'flow[*].recovery', so each "
+     "run replaces the override"),
+    ('', ["--set", "flow[4].cc=vegas"],
+     "myspec.toml, --set 'flow[4].cc=vegas': index 4 is out of range: 'flow' has 2 elements"),
+    ('', ["--set", "dumbbell.bottleneck.queue.max_thh=30"],
+     "myspec.toml, --set 'dumbbell.bottleneck.queue.max_thh=30': no queue discipline has a parameter "
+     "'max_thh'; did you mean 'max_th'?"),
+    ('', ["--set", "dumbbell.bottleneck.queue.min_th=30"],
+     "myspec.toml: base scenario: ", ),
+])
+def test_sweep_override_errors(tmp_path, small_scenario, capsys, body, flags, message):
+    spec = _spec(tmp_path, body, small_scenario)
+    assert _cli(spec, "--dry-run", *flags) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tcpsim: error: ") and message in err, err
+
+
+def test_seed_override_on_a_sweep_without_seeds(tmp_path, small_scenario, capsys):
+    spec = _spec(tmp_path, '[sweep.grid]\n"flow[*].recovery" = ["reno", "newreno"]\n', small_scenario)
+    assert _cli(spec, "--dry-run", "--seed", "9") == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert len(rows) == 2 and all("seed=9" in r for r in rows)
+
+
+def test_min_th_override_error_names_the_flag_and_key(tmp_path, small_scenario):
+    spec = _spec(tmp_path, '', small_scenario)
+    with pytest.raises(ScenarioError) as e:
+        Sweep.from_spec(spec, overrides={"dumbbell.bottleneck.queue.min_th": 30})
+    assert "myspec.toml: base scenario: " in str(e.value)
+    assert ("base.toml, overrides['dumbbell.bottleneck.queue.min_th'], key "
+            "'dumbbell.bottleneck.queue.max_th': expected max_th greater than min_th (30)") in str(e.value)
+
+
+# ------------------------------------------------------------------ groups of flows
+
+
+GROUPED_BASE = """\
+[simulation]
+duration = "4s"
+[dumbbell]
+pairs = 4
+access_delays = ["1ms", "2ms", "3ms", "20ms"]
+[dumbbell.bottleneck]
+rate = "5Mbps"
+delay = "10ms"
+queue = { kind = "red", limit = "50p", min_th = 5, max_th = 15 }
+[dumbbell.access]
+rate = "100Mbps"
+delay = "1ms"
+[[flow]]
+name = "vegas"
+count = 2
+from = "s{i}"
+to = "d{i}"
+cc = "vegas"
+[[flow]]
+name = "reno"
+count = 2
+from = "s{i+2}"
+to = "d{i+2}"
+"""
+
+
+def test_groups_by_a_flows_column_give_goodput_share_and_jain_per_group(tmp_path):
+    spec = _spec(tmp_path, 'seeds = [1, 2]\n[sweep.grid]\n"dumbbell.bottleneck.queue.max_p" = [0.1, 0.5]\n'
+                           '[sweep.groups]\nby = "cc"\n', GROUPED_BASE)
+    out = tmp_path / "o"
+    table = run_sweep(spec, out, workers=1, progress=False)
+    cols = [f"{g}.{m}" for g in ("reno", "vegas") for m in ("flows", "goodput_bps", "goodput_share", "jain_index")]
+    assert [c for c in table.columns if c.startswith(("reno.", "vegas."))] == cols
+    assert (table["reno.flows"] == 2).all() and (table["vegas.flows"] == 2).all()
+    share = table["reno.goodput_share"] + table["vegas.goodput_share"]
+    assert share.round(12).eq(1.0).all()
+    gp = table["reno.goodput_bps"] + table["vegas.goodput_bps"]
+    assert ((gp - table["goodput_bps"]).abs() < 1e-6 * table["goodput_bps"]).all()
+    for rid in table.index:  # each group's Jain index from the run's own flows table
+        flows = tcpsim.load_results(out / "runs" / rid).flows
+        for g in ("reno", "vegas"):
+            expected = tcpsim.metrics.jain_index(flows[flows["cc"] == g]["goodput_bps"])
+            assert table.loc[rid, f"{g}.jain_index"] == pytest.approx(expected)
+        reno_bytes = flows[flows["cc"] == "reno"]["goodput_bytes"].sum()
+        assert table.loc[rid, "reno.goodput_share"] == pytest.approx(reno_bytes / flows["goodput_bytes"].sum())
+    assert json.loads((out / "sweep.json").read_text())["groups"] == {"by": "cc"}
+    # reused runs get the columns too, and plots take them as --y
+    assert run_sweep(spec, out, progress=False)["vegas.goodput_share"].tolist() == table["vegas.goodput_share"].tolist()
+    from tcpsim import cli
+
+    assert cli.main(["plot", str(out), "--y", "vegas.goodput_share,reno.jain_index"]) == 0
+    assert (out / "sweep_vegas.goodput_share.png").exists() and (out / "sweep_reno.jain_index.png").exists()
+    from tcpsim.plots.sweep_table import _axis_label, _upper_bound
+
+    assert _axis_label("vegas.goodput_share") == "goodput share of group vegas"
+    assert _axis_label("reno.goodput_bps") == "goodput of group reno (Mbit/s)"
+    assert _upper_bound("reno.jain_index") == 1.0 and _upper_bound("reno.goodput_bps") is None
+
+
+def test_groups_by_flow_name_patterns_may_overlap_and_warn_when_empty(tmp_path, capsys):
+    spec = _spec(tmp_path, '[sweep.groups.flows]\nfirst = "vegas_0"\nall = ["vegas*", "reno*"]\n'
+                           'nobody = "cubic*"\n', GROUPED_BASE)
+    out = tmp_path / "o"
+    assert _cli(spec, "--out", out, "--workers", "1") == 0
+    captured = capsys.readouterr()
+    assert "first share" in captured.out and "all share" in captured.out
+    assert ("tcpsim: warning: myspec: group 'nobody' (cubic*) of [sweep.groups.flows] matched no "
+            "flow in any run; patterns match flow names such as vegas_0, vegas_1, reno_0, reno_1") in captured.err
+    row = load_sweep(out).iloc[0]
+    assert row["first.flows"] == 1 and row["first.jain_index"] == 1.0
+    assert row["all.flows"] == 4 and row["all.goodput_share"] == pytest.approx(1.0)
+    assert row["all.jain_index"] == pytest.approx(row["jain_index"])
+    assert row["nobody.flows"] == 0 and row["nobody.goodput_share"] == 0
+    with pytest.warns(sweep_mod.GroupWarning, match="'nobody'"):
+        run_sweep(spec, out, progress=False)
+
+
+@pytest.mark.parametrize("groups, expected", [
+    ('by = "cca"', "myspec.toml, line 4, key 'sweep.groups.by': expected a column of the flows table, one "
+                   "of 'type', 'from', 'to', 'recovery', 'cc', got \"cca\"; did you mean 'cc'?"),
+    ('by = "name"', "to group flows by name, give [sweep.groups.flows] patterns"),
+    ('by = ["cc"]', "key 'sweep.groups.by': expected a column of the flows table"),
+    ('bye = "cc"', "myspec.toml, line 3, key 'sweep.groups': unknown key 'bye'; did you mean 'by'?"),
+    ('by = "cc"\nflows = { a = "x*" }', "key 'sweep.groups': expected one of 'by' and 'flows'"),
+    ('', "key 'sweep.groups': expected one of 'by' and 'flows'"),
+    ('flows = {}', "key 'sweep.groups.flows': expected a table of group name = flow-name pattern(s)"),
+    ('flows = { "a.b" = "x*" }', "key 'sweep.groups.flows.a.b': a group name is letters, digits, '_' and '-'"),
+    ('flows = { a = 3 }', "myspec.toml, line 4, key 'sweep.groups.flows.a': expected a flow-name pattern "
+                          "such as \"vegas*\", or a list of them, got 3"),
+    ('flows = { a = [] }', "key 'sweep.groups.flows.a': expected a flow-name pattern"),
+    ('flows = { seed = "x*" }', None),  # 'seed.flows' is no column: allowed
+])
+def test_bad_groups_name_the_spec_line_and_key(tmp_path, small_scenario, groups, expected):
+    spec = _spec(tmp_path, f"[sweep.groups]\n{groups}\n", small_scenario)
+    if expected is None:
+        assert Sweep.from_spec(spec).groups.flows == {"seed": ["x*"]}
+        return
+    with pytest.raises(ScenarioError) as e:
+        Sweep.from_spec(spec)
+    assert expected in str(e.value), str(e.value)
+
+
+def test_groups_must_be_a_table(tmp_path, small_scenario):
+    spec = _spec(tmp_path, 'groups = "cc"\n', small_scenario)
+    with pytest.raises(ScenarioError, match=r"myspec.toml, line 3, key 'sweep.groups': expected a table"):
+        Sweep.from_spec(spec)
+
+
+def test_group_columns_may_not_repeat_a_grid_column(small_scenario):
+    with pytest.raises(ScenarioError, match="its column 'x.flows' is already a column of the sweep table"):
+        Sweep(small_scenario, grid={"x.flows": [1]}, groups={"flows": {"x": "reno"}})
+
+
+def test_example_groups_spec_expands(repo_root):
+    sweep = Sweep.from_spec(repo_root / "examples" / "sweep_groups.toml")
+    assert len(sweep.runs()) == 12 and sweep.groups.by == "recovery"

@@ -9,6 +9,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from ._core import ScenarioError, run_toml, validate_toml
 from ._core import default_limits as core_default_limits
+from .overrides import from_api as _overrides_from, overridden_text, record as _record
 from .results import PathLike, Results
 
 ScenarioLike = Union[str, "os.PathLike[str]"]
@@ -64,12 +65,19 @@ def default_limits() -> Dict[str, int]:
     return {"max_memory": memory, "max_samples": samples}
 
 
-def validate(scenario: ScenarioLike, *, max_memory: Optional[int] = None,
+def validate(scenario: ScenarioLike, *, overrides: Optional[Dict[str, Any]] = None,
+             seed: Optional[int] = None, max_memory: Optional[int] = None,
              max_samples: Optional[int] = None) -> None:
     """Checks a scenario without running it, including its estimated cost against the
-    limits (see `default_limits`); raises `tcpsim.ScenarioError` if invalid."""
+    limits (see `default_limits`); raises `tcpsim.ScenarioError` if invalid. With
+    `overrides` or `seed` (as `run` takes them), checks the overridden scenario."""
     text, name = read_scenario(scenario)
-    validate_toml(text, name, max_memory=max_memory, max_samples=max_samples)
+    changes = _overrides_from(overrides, seed)
+    limits = {"max_memory": max_memory, "max_samples": max_samples}
+    if changes:
+        overridden_text(text, name, changes, **limits)
+    else:
+        validate_toml(text, name, **limits)
 
 
 def run(
@@ -78,6 +86,8 @@ def run(
     out: Optional[PathLike] = None,
     progress: Progress = False,
     csv: bool = False,
+    overrides: Optional[Dict[str, Any]] = None,
+    seed: Optional[int] = None,
     max_memory: Optional[int] = None,
     max_samples: Optional[int] = None,
 ) -> Results:
@@ -92,6 +102,12 @@ def run(
             10) when it is not (logs, CI, notebooks' captured stderr); a callable is
             called with the fraction of simulated time done (0..1) about a hundred times.
         csv: with `out`, also write each table as CSV.
+        overrides: ``{key path: value}`` set in the scenario before it runs, with the
+            key paths of sweep grids (``{"dumbbell.bottleneck.rate": "20Mbps",
+            "flow[0].cc.alpha": 4}``; docs/sweeps.md), applied in order and checked as
+            a sweep's are. The run's scenario text is then the overridden scenario,
+            and ``summary["overrides"]`` lists them.
+        seed: the run's seed (``simulation.seed``), an integer >= 0.
         max_memory, max_samples: raise or lower the limits on the run's estimated cost
             (bytes; time-series values); `None` keeps the default (`default_limits`).
 
@@ -105,11 +121,15 @@ def run(
     text, name = read_scenario(scenario)
     label = Path(name).stem if name != "<string>" else "tcpsim"
     limits = {"max_memory": max_memory, "max_samples": max_samples}
+    changes = _overrides_from(overrides, seed)
+    text = overridden_text(text, name, changes, **limits)
     if progress is True:
         raw = run_with_progress(text, name, label, out, limits, delay=0.5)
     else:
         raw = run_toml(text, name, progress if callable(progress) else None, output_dir=out, **limits)
     results = Results.from_core(raw, scenario_text=text)
+    if changes:
+        results.summary["overrides"] = _record(changes)
     if out is not None:
         results.save(out, csv=csv)
     return results

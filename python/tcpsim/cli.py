@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from .overrides import FLAGS_HELP as OVERRIDES_HELP, add_arguments as add_override_arguments
+
 EPILOG = """\
 examples:
   tcpsim run examples/dumbbell.toml
@@ -16,8 +18,12 @@ examples:
         also write Parquet tables, summary.json and cwnd/queue/throughput/utilization PNGs
   tcpsim run examples/dumbbell.toml --out results/dumbbell --csv --quiet
         write Parquet and CSV tables, print nothing
+  tcpsim run examples/dumbbell.toml --seed 3 --set dumbbell.bottleneck.rate=20Mbps \\
+        --set "flow[*].cc=vegas" --set "flow[*].cc.alpha=2" --set simulation.duration=20s
+        the same scenario with another seed and some keys changed (--set KEY=VALUE, the
+        key paths of sweeps); summary.json lists the overrides
   tcpsim validate examples/*.toml
-        check scenario files without running them
+        check scenario files without running them (--set and --seed check them changed)
   tcpsim plot results/dumbbell
         redraw the plots of saved results
   tcpsim sweep examples/sweep_red.toml
@@ -86,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="run a scenario file",
         description="Run a scenario and print per-flow and per-queue summaries.",
-        epilog=EPILOG,
+        epilog=EPILOG + "\n" + OVERRIDES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument("scenario", metavar="SCENARIO", help="scenario file (.toml)")
@@ -101,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--all", action="store_true",
                      help=f"print a row for every flow (default: all up to {FLOW_ROWS} flows; "
                           "beyond, the highest and lowest goodputs)")
+    add_override_arguments(run)
     _add_limit_arguments(run)
 
     val = sub.add_parser(
@@ -112,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     val.add_argument("scenarios", metavar="SCENARIO", nargs="+", help="scenario files (.toml)")
+    add_override_arguments(val, seed_help="check with this seed (simulation.seed); for a "
+                                          "sweep spec, the base scenario's seed")
     _add_limit_arguments(val)
 
     plot = sub.add_parser(
@@ -257,6 +266,7 @@ def _fail(message: str, status: int = 2) -> int:
 def _cmd_run(args) -> int:
     from ._core import ScenarioError, run_toml
     from .api import read_scenario, run_with_progress
+    from .overrides import from_flags, overridden_text, record
     from .results import Results
 
     try:
@@ -276,6 +286,8 @@ def _cmd_run(args) -> int:
     label = Path(args.scenario).stem
     try:
         limits = {"max_memory": args.max_memory, "max_samples": args.max_samples}
+        overrides = from_flags(args.overrides, args.seed)
+        text = overridden_text(text, name, overrides, **limits)
         if args.quiet:
             raw = run_toml(text, name, None, output_dir=out, **limits)
         else:  # a bar on a terminal, a plain line now and then in logs and CI
@@ -283,6 +295,8 @@ def _cmd_run(args) -> int:
     except ScenarioError as e:
         return _fail(str(e))
     results = Results.from_core(raw, scenario_text=text)
+    if overrides:  # results say how they were made
+        results.summary["overrides"] = record(overrides)
 
     if not args.quiet:
         print(format_report(results, flow_rows=None if args.all else FLOW_ROWS))
@@ -336,9 +350,15 @@ def _cmd_validate(args) -> int:
     """Checks scenarios and sweep specs. A sweep spec is expanded and every run
     validated, as `tcpsim sweep --dry-run` does; results directories and other files
     are named for what they are, with the command that takes them."""
-    from ._core import ScenarioError
-    from .api import read_scenario, validate
+    from ._core import ScenarioError, validate_toml
+    from .api import read_scenario
+    from .overrides import from_flags, overridden_text
 
+    try:
+        overrides = from_flags(args.overrides, args.seed)
+    except ScenarioError as e:
+        return _fail(str(e))
+    limits = {"max_memory": args.max_memory, "max_samples": args.max_samples}
     status = 0
     for item in args.scenarios:
         path = Path(item)
@@ -346,16 +366,19 @@ def _cmd_validate(args) -> int:
             if path.is_dir():
                 kind = _directory_kind(path)
                 raise ScenarioError(f"{item} is {kind}, not a scenario file")
-            text, _ = read_scenario(path)
+            text, name = read_scenario(path)
             if _is_sweep_spec(text):
                 from .sweep import Sweep
 
-                sweep = Sweep.from_spec(path)
+                sweep = Sweep.from_spec(path, overrides=overrides)
                 n = len(sweep.runs())
                 print(f"{item}: ok (sweep spec, {n} run{'s' if n != 1 else ''}; "
                       f"run it with `tcpsim sweep {item}`)")
             else:
-                validate(path, max_memory=args.max_memory, max_samples=args.max_samples)
+                if overrides:
+                    overridden_text(text, name, overrides, **limits)
+                else:
+                    validate_toml(text, name, **limits)
                 print(f"{item}: ok")
         except ScenarioError as e:
             print(f"tcpsim: error: {e}", file=sys.stderr)

@@ -549,6 +549,11 @@ def default_in(fam: Family, table: Mapping[str, Any]) -> Optional[str]:
     return fam.default
 
 
+#: Keys of every ``[[flow]]`` that are not parameters of its agent: the core's
+#: ``FLOW_COMMON_KEYS`` (scenario/parse.rs).
+FLOW_COMMON_KEYS = ("name", "count", "from", "to", "type", "start", "start_spacing", "stop")
+
+
 def flow_keys() -> List[str]:
     """The keys a ``[[flow]]`` table may have besides the common ones: each source's
     parameters and the keys of the families it selects (``relations.selects``)."""

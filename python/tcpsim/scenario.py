@@ -349,9 +349,7 @@ Chain = _registry_table(
 
 # --------------------------------------------------------------------------- flows
 
-#: Keys of every ``[[flow]]`` that are not parameters of its agent: the core's
-#: ``FLOW_COMMON_KEYS`` (scenario/parse.rs).
-FLOW_COMMON_KEYS = ("name", "count", "from", "to", "type", "start", "start_spacing", "stop")
+FLOW_COMMON_KEYS = _models.FLOW_COMMON_KEYS
 #: Those that are fields besides from_ and to (the class gives the type).
 _FLOW_COMMON = [k for k in FLOW_COMMON_KEYS if k not in ("from", "to", "type")]
 _DEFAULT_AGENT = _models.family("agent").default
@@ -627,8 +625,8 @@ class Scenario(_Table):
 
     def run(self, **kwargs: Any):
         """Runs the scenario: ``tcpsim.run(self.to_toml(), **kwargs)`` (keywords `out`,
-        `progress`, `csv`, `max_memory`, `max_samples`). Returns `tcpsim.Results`; errors
-        as `validate`."""
+        `progress`, `csv`, `overrides`, `seed`, `max_memory`, `max_samples`). Returns
+        `tcpsim.Results`; errors as `validate`."""
         self.validate(max_memory=kwargs.get("max_memory"), max_samples=kwargs.get("max_samples"))
         try:
             return _run(self.to_toml(), **kwargs)

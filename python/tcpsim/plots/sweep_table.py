@@ -13,6 +13,7 @@ import pandas as pd
 
 from .. import units
 from ..results import PathLike
+from ..sweep.groups import GROUP_METRICS
 from ..sweep.store import load_sweep
 
 
@@ -45,6 +46,8 @@ SWEEP_METRICS: Dict[str, Tuple[str, str, float]] = {
 
 #: Metrics that cannot exceed a value (in the column's own unit): their axes stop there.
 BOUNDED_ABOVE: Dict[str, float] = {"jain_index": 1.0}
+#: The same for the columns of each group of flows (``vegas.jain_index``).
+GROUP_BOUNDED_ABOVE: Dict[str, float] = {"jain_index": 1.0, "goodput_share": 1.0}
 
 #: The metrics `plot_sweep_all` (and ``tcpsim plot SWEEP_DIR``) draws by default.
 DEFAULT_SWEEP_METRICS = ("goodput_bps", "jain_index", "bottleneck_utilization",
@@ -53,9 +56,27 @@ DEFAULT_SWEEP_METRICS = ("goodput_bps", "jain_index", "bottleneck_utilization",
 _NOT_PARAMETERS = set(SWEEP_METRICS) | {"bottleneck", "reused", "run_id"}
 
 
+def _group_metric(column: str) -> Optional[Tuple[str, str]]:
+    """(group, metric) of a column of ``[sweep.groups]`` (``vegas.goodput_share``)."""
+    group, _, metric = column.rpartition(".")
+    return (group, metric) if group and metric in GROUP_METRICS else None
+
+
+def _upper_bound(column: str) -> Optional[float]:
+    """The value a metric column cannot exceed (in its own unit), if any."""
+    if column in BOUNDED_ABOVE:
+        return BOUNDED_ABOVE[column]
+    grouped = _group_metric(column)
+    return GROUP_BOUNDED_ABOVE.get(grouped[1]) if grouped else None
+
+
 def _metric_label(column: str) -> Tuple[str, str, float]:
     if column in SWEEP_METRICS:
         return SWEEP_METRICS[column]
+    grouped = _group_metric(column)
+    if grouped:
+        what, unit, scale = GROUP_METRICS[grouped[1]]
+        return f"{what} of group {grouped[0]}", unit, scale
     for suffix, unit, scale in (("_bps", "Mbit/s", 1e-6), ("_s", "s", 1.0),
                                 ("_pkts", "packets", 1.0), ("_bytes", "bytes", 1.0)):
         if column.endswith(suffix):

@@ -17,7 +17,7 @@ from matplotlib.ticker import NullLocator
 from .. import units
 from ..results import PathLike
 from .style import _legend, _new_axes, _save, _style
-from .sweep_table import (BOUNDED_ABOVE, DEFAULT_SWEEP_METRICS, _axis_label, _fmt_value,
+from .sweep_table import (DEFAULT_SWEEP_METRICS, _upper_bound, _axis_label, _fmt_value,
                           _is_numeric, _metric_label, _orderable, _quantities, _resolve_sweep,
                           _short, _sweep_table, _value_labels, sweep_parameters)
 
@@ -226,8 +226,8 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
     # y is autoscaled to the data (differences between points matter more than zero),
     # but never past a bound the metric cannot cross (Jain's index is at most 1)
     _style(ax, title, xlabel, _axis_label(y), bottom0=False, left0=False)
-    if y in BOUNDED_ABOVE:
-        bound = BOUNDED_ABOVE[y] * scale
+    if _upper_bound(y) is not None:
+        bound = _upper_bound(y) * scale
         low, high = ax.get_ylim()
         ax.set_ylim(min(low, bound * 0.999), bound if high > bound else high)
     legend_title = ", ".join(_short(c) for c in hues) if hues else None

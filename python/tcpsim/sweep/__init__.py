@@ -33,8 +33,8 @@ run is one task keyed by its run id; the worker returns the result files to this
 which writes them, so workers need no shared file system and a run whose worker dies is
 simply recomputed by the scheduler on another worker. See ``docs/sweeps.md``.
 
-Modules: `spec` (the `Sweep` spec, grid expansion, run ids, validation), `keys` (key
-paths, canonical TOML), `metrics` (`run_metrics`), `store` (run directories, ``run.json``
+Modules: `spec` (the `Sweep` spec, grid expansion, run ids, validation), `metrics`
+(`run_metrics`), `groups` (``[sweep.groups]``: per-group columns), `store` (run directories, ``run.json``
 markers, locking, resume clean-up, the sweep table, `load_sweep`), `executors` (local
 processes, Dask, progress bar), `runner` (`run_sweep`) and `cli` (``tcpsim sweep``).
 """
@@ -43,11 +43,12 @@ from __future__ import annotations
 
 # Every name of the former single module stays importable from here.
 from .spec import Run, Sweep, SweepError, run_id  # noqa: F401
-from .keys import canonical_toml  # noqa: F401
+from ..keypaths import canonical_toml  # noqa: F401
 from .metrics import METRICS, METRICS_VERSION, run_metrics  # noqa: F401
 from .store import LAYOUT_VERSION, MARKER, _Lock, default_out, is_finished, load_sweep  # noqa: F401
 from .executors import DEFAULT_CONNECT_TIMEOUT  # noqa: F401
-from .runner import SeedWarning, identical_seed_points, run_sweep  # noqa: F401
+from .runner import GroupWarning, SeedWarning, identical_seed_points, run_sweep  # noqa: F401
+from .groups import GROUP_METRICS, FlowGroups  # noqa: F401
 from .cli import CLI_EPILOG, add_cli, cli_main, format_sweep  # noqa: F401
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "Run",
     "SweepError",
     "SeedWarning",
+    "GroupWarning",
     "run_sweep",
     "load_sweep",
     "run_metrics",

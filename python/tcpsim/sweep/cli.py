@@ -10,7 +10,8 @@ from typing import List, Optional
 
 from .._core import ScenarioError
 from .._progress import for_stderr
-from .runner import SeedWarning, run_sweep
+from ..overrides import add_arguments as add_override_arguments, from_flags
+from .runner import GroupWarning, SeedWarning, run_sweep
 from .spec import Run, Sweep, SweepError, _short
 from .store import _read_marker, default_out
 
@@ -65,6 +66,8 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
                    help="check the spec and list its runs without running anything")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing but errors (no progress bar, no table)")
+    add_override_arguments(p, seed_help="the base scenario's seed (simulation.seed), for a "
+                                        "spec without seeds")
     p.add_argument("--connect-timeout", metavar="SECONDS", type=float,
                    help="with --scheduler: give up connecting after this many seconds "
                         "(default 30)")
@@ -80,7 +83,7 @@ def cli_main(args) -> int:
     if args.workers is not None and args.workers < 1:
         return fail("--workers must be at least 1", 2)
     try:
-        sweep = Sweep.from_spec(Path(args.spec))
+        sweep = Sweep.from_spec(Path(args.spec), overrides=from_flags(args.overrides, args.seed))
         runs = sweep.runs()
     except ScenarioError as e:
         return fail(str(e), 2)
@@ -100,11 +103,12 @@ def cli_main(args) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", SeedWarning)
+            warnings.simplefilter("always", GroupWarning)
             table = run_sweep(sweep, out, scheduler=args.scheduler,
                               connect_timeout=args.connect_timeout, workers=args.workers,
                               progress=progress)
         for w in caught:
-            if issubclass(w.category, SeedWarning):
+            if issubclass(w.category, (SeedWarning, GroupWarning)):
                 print(f"tcpsim: warning: {w.message}", file=sys.stderr)
             else:
                 warnings.showwarning(w.message, w.category, w.filename, w.lineno)
@@ -151,6 +155,9 @@ def format_sweep(table, sweep: Optional[Sweep] = None, limit: int = 40) -> str:
     keys = [c for c in (sweep.columns if sweep is not None else []) if c != "seed" and c in table]
     cols = {"goodput_bps": "goodput Mbps", "jain_index": "Jain", "drops": "drops",
             "bottleneck_utilization": "util %", "bottleneck_queue_mean_pkts": "queue p"}
+    # each group's goodput share ([sweep.groups])
+    shares = [c for c in table.columns if c.endswith(".goodput_share")]
+    cols.update({c: f"{c[: -len('.goodput_share')]} share" for c in shares})
     t = table.copy()
     t["goodput_bps"] = t["goodput_bps"] / 1e6
     t["bottleneck_utilization"] = t["bottleneck_utilization"] * 100

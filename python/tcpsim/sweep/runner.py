@@ -138,6 +138,7 @@ def run_sweep(
             )
         _atomic_write(out / "sweep.parquet", lambda p: table.to_parquet(p))
         _warn_identical_seeds(table, sweep)
+        _warn_empty_groups(table, sweep, runs_dir)
         return table
 
 
@@ -188,3 +189,27 @@ def _warn_identical_seeds(table, sweep: Sweep) -> None:
         "flow, overhead = \"1ms\" as ns-2's overhead_; RED's random drops; see "
         "docs/sweeps.md, 'Seeds')",
         SeedWarning, stacklevel=3)
+
+
+class GroupWarning(UserWarning):
+    """A group of flows of ``[sweep.groups.flows]`` has no flow in any run."""
+
+
+def _warn_empty_groups(table, sweep: Sweep, runs_dir: Path) -> None:
+    import warnings
+
+    import pandas as pd
+
+    if sweep.groups is None or sweep.groups.flows is None or table.empty:
+        return
+    empty = [g for g in sweep.groups.flows
+             if f"{g}.flows" in table and not (table[f"{g}.flows"] > 0).any()]
+    if not empty:
+        return
+    names = pd.read_parquet(runs_dir / table.index[0] / "flows.parquet", columns=["name"])["name"]
+    shown = ", ".join(map(str, names[:6])) + (", ..." if len(names) > 6 else "")
+    warnings.warn(
+        f"{sweep.name}: group{'s' if len(empty) > 1 else ''} "
+        + ", ".join(f"'{g}' ({', '.join(sweep.groups.flows[g])})" for g in empty)
+        + f" of [sweep.groups.flows] matched no flow in any run; patterns match flow names "
+        f"such as {shown}", GroupWarning, stacklevel=3)

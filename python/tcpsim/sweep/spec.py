@@ -9,7 +9,7 @@ import hashlib
 import itertools
 import re
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 try:  # Python >= 3.11
     import tomllib as _toml
@@ -18,21 +18,28 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.9/3.10
 
 from .._core import ScenarioError, __build__, validate_toml
 from ..api import read_scenario
+from .groups import FlowGroups, parse_groups
+from .metrics import METRICS
+from ..overrides import ORIGINS, SEED_KEY, Override, as_overrides
+from ..overrides import apply as apply_overrides, check as check_overridden
 from ..results import PathLike
-from .keys import (
+from ..keypaths import (
     _model_key,
     _Step,
     _assign,
     _containers,
     _parse_path,
+    _related,
+    _strip_line,
     _toml_value,
     _type_name,
     canonical_toml,
     check_model_key,
+    drop_stale_params,
     promote_model_tables,
 )
 
-_SPEC_SWEEP_KEYS = ("base", "grid", "seeds", "out", "name")
+_SPEC_SWEEP_KEYS = ("base", "grid", "seeds", "out", "name", "groups")
 
 
 class SweepError(RuntimeError):
@@ -88,42 +95,14 @@ def _flatten_grid(grid: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
     return flat
 
 
-def _strip_line(message: str, name: str) -> str:
-    """Drops the core's ", line N" after `name`: the line of generated text misleads."""
-    if message.startswith(name):
-        return name + re.sub(r"^, line \d+", "", message[len(name):])
-    return message
-
-
-def _related(column: str, key: str) -> bool:
-    """Whether grid path `column` and the core's error key `key` lie on one path (one
-    is a prefix of the other; ``[*]`` matches any index). A parameter of a model
-    (``...queue.max_th``) stands for the whole model: a model's checks relate its
-    parameters (max_th > min_th), so every grid key of that model is involved."""
-    try:
-        a, b = _parse_path(column), _parse_path(key)
-    except ValueError:
-        return False
-    mk = _model_key(b)
-    if mk is not None and mk.param is not None:
-        b = b[: mk.slot + 1]
-    for x, y in zip(a, b):
-        if x.name != y.name:
-            return False
-        for i, j in zip(x.indexes, y.indexes):
-            if i != j and i != "*":
-                return False
-    return True
-
-
 def _with_line(message: str, name: str, text: str) -> str:
     """Adds the spec line of the key a message names (``name, line N, ...``) when the
     message is about the spec itself and has no line yet."""
     if not message.startswith(name):
         return message
     rest = message[len(name):]
-    if rest.startswith(", line ") or rest.startswith(": base scenario"):
-        return message
+    if rest.startswith((", line ", ": base scenario")) or rest[2:].startswith(ORIGINS):
+        return message  # has its line, or is about the base or an override, not the spec
     m = re.search(r"key '([^']*)'|\[sweep\.grid\] '([^']*)'|table '([^']*)'", rest)
     key = next((g for g in m.groups() if g), None) if m else None
     return f"{name}, line {_line_of(text, key)}{rest if rest.startswith((',', ':')) else ': ' + rest}"
@@ -146,6 +125,8 @@ def _line_of(text: str, key: Optional[str]) -> int:
             tail = re.escape(key.split(".", 1)[1])
             found = (first(rf"^\s*\[\s*sweep\.{tail}\s*\]") or first(rf"^\s*{tail}\s*=")
                      or first(rf'^\s*"?{tail}"?\s*='))
+            for segment in reversed(key.split(".")[2:]):  # a key inside an inline table
+                found = found or first(rf'^\s*"?{re.escape(segment)}"?\s*=')
         if found is None:
             first_seg = re.escape(key.split(".")[0].split("[")[0].split(",")[0].strip())
             found = first(rf"^\s*\[+\s*{first_seg}\b") or first(rf'^\s*"?{first_seg}\b[^=]*=')
@@ -187,11 +168,23 @@ class Sweep:
             ``None`` keeps the base's seed.
         name: label of the sweep (progress bar, default output directory).
         source: name of the spec file, used in error messages.
+        overrides: ``{key path: value}`` set in the base scenario before the grid (as
+            ``tcpsim sweep --set`` does; `tcpsim.overrides`). A seed override where
+            `seeds` is given, or an override of a key the grid varies, is an error.
+        groups: groups of flows whose goodput, share and Jain index become columns of
+            the sweep table: ``{"by": "cc"}`` (a flows-table column) or ``{"flows":
+            {"vegas": "vegas*", "reno": ["reno*"]}}`` (flow-name patterns), as the
+            spec's ``[sweep.groups]`` (`tcpsim.sweep.groups`).
 
     Raises:
         tcpsim.ScenarioError: the base scenario, a key path or a value is invalid; the
             message names the spec file (`source`) and the grid key.
     """
+
+    #: Keys set in the base before the grid, and the groups of flows (none unless given;
+    #: subclasses that skip ``__init__`` inherit these).
+    overrides: Sequence[Override] = ()
+    groups: Optional[FlowGroups] = None
 
     def __init__(
         self,
@@ -202,6 +195,8 @@ class Sweep:
         name: Optional[str] = None,
         source: Optional[str] = None,
         out: Optional[PathLike] = None,
+        overrides: Union[Mapping[str, Any], Sequence[Override], None] = None,
+        groups: Union[Mapping[str, Any], FlowGroups, None] = None,
     ):
         self.source = source or "<sweep>"
         self.out = Path(out) if out is not None else None
@@ -228,6 +223,9 @@ class Sweep:
                 f"{self.source}: [sweep.grid] key 'simulation.seed' and seeds both set the seed; "
                 "use one of them"
             )
+        self.groups = parse_groups(groups, self.source, columns + list(METRICS))
+        self.overrides = as_overrides(overrides)
+        self._check_override_keys(columns)
         self._check_base(base_is_text)
         self._check_model_keys()
         self._check_paths()
@@ -237,18 +235,19 @@ class Sweep:
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def from_spec(cls, spec: Any) -> "Sweep":
+    def from_spec(cls, spec: Any, overrides: Any = None) -> "Sweep":
         """Reads a sweep spec: a path of a ``.toml`` spec file, or its text. Relative
         paths in it (``base``, ``out``) are relative to the spec file. See docs/sweeps.md.
 
         Errors are `tcpsim.ScenarioError`s that name the spec file, the line and the
-        key (``spec.toml, line 7, [sweep.grid] key 'flow[*].cc': ...``)."""
+        key (``spec.toml, line 7, [sweep.grid] key 'flow[*].cc': ...``). `overrides`
+        (as `Sweep` takes them) apply to the base scenario."""
         try:
             text, name = read_scenario(spec)
         except OSError as e:
             raise ScenarioError(f"cannot read sweep spec {spec}: {e.strerror or e}") from None
         try:
-            return cls._from_spec_text(text, name)
+            return cls._from_spec_text(text, name, overrides)
         except ScenarioError as e:
             raise ScenarioError(_with_line(str(e), name, text)) from None
         except RecursionError:
@@ -257,7 +256,7 @@ class Sweep:
                 "(a sweep spec needs a few levels: [sweep.grid] key = [values])") from None
 
     @classmethod
-    def _from_spec_text(cls, text: str, name: str) -> "Sweep":
+    def _from_spec_text(cls, text: str, name: str, overrides: Any = None) -> "Sweep":
         try:
             doc = _toml.loads(text)
         except _toml.TOMLDecodeError as e:
@@ -267,7 +266,7 @@ class Sweep:
         if unknown:
             raise ScenarioError(
                 f"{name}: unknown table '{unknown[0]}'; a sweep spec has [sweep] "
-                "(base, seeds, out, name, [sweep.grid]) and optionally an inline [base] scenario"
+                "(base, seeds, out, name, [sweep.grid], [sweep.groups]) and optionally an inline [base] scenario"
             )
         sw = doc.get("sweep")
         if not isinstance(sw, dict):
@@ -310,6 +309,8 @@ class Sweep:
             name=sweep_name or (Path(name).stem if name != "<string>" else None),
             source=name,
             out=(here / out) if out is not None else None,
+            overrides=overrides,
+            groups=sw.get("groups"),
         )
 
     def _load_base(self, base: Any) -> Tuple[Dict[str, Any], str, bool]:
@@ -393,31 +394,9 @@ class Sweep:
                 raise ScenarioError(f"{self.source}, [sweep.grid] key '{p}': {e}") from None
 
     def _drop_stale_params(self, doc: Dict[str, Any]) -> None:
-        """Where the grid varies a model's kind (``dumbbell.bottleneck.queue.kind``),
-        the base's parameters that the chosen kind does not have are dropped, so that
-        kind and other parameters vary independently (queue kind x queue limit over a
-        RED base: ``min_th`` goes with ``red`` only). Parameters the grid sets are kept
-        (and checked by the core)."""
-        from .. import models as reg
-
-        paths = [st for _, steps, _ in self._entries for st in steps]
-        for steps in paths:
-            mk = _model_key(steps)
-            if mk is None or mk.param != "kind":
-                continue
-            head = steps[: mk.slot + 1]
-            from_grid = {o[mk.slot + 1].name for o in paths
-                         if len(o) == mk.slot + 2 and o[: mk.slot + 1] == head}
-            for table in _containers(doc, steps[: mk.slot]):
-                model = table.get(steps[mk.slot].name)
-                if not isinstance(model, dict) or not isinstance(model.get("kind"), str):
-                    continue
-                spec = reg.find(mk.family.id, model["kind"])
-                if spec is None:
-                    continue
-                keep = set(spec.param_names) | {"kind"} | from_grid
-                for name in [p for p in model if p not in keep]:
-                    del model[name]
+        """Where the grid varies a model's kind, the base's parameters the chosen kind
+        does not have are dropped (`keypaths.drop_stale_params`)."""
+        drop_stale_params(doc, [st for _, steps, _ in self._entries for st in steps])
 
     def _seeded(self, doc: Dict[str, Any], seed: Optional[int]) -> Dict[str, Any]:
         if seed is not None:
@@ -426,6 +405,20 @@ class Sweep:
                 raise ScenarioError(f"{self.source}: the base scenario's 'simulation' is not a table")
             sim["seed"] = seed
         return doc
+
+    def _check_override_keys(self, columns: List[str]) -> None:
+        """An override of the seed where the sweep sets each run's seed, or of a key the
+        grid varies, would be replaced in every run: an error, not a silent no-op."""
+        for o in self.overrides:
+            if o.key == SEED_KEY and self.seeds is not None:
+                raise ScenarioError(
+                    f"{self.source}, {o.origin}: the sweep's seeds ({_short(self.seeds)}) set "
+                    "each run's seed; leave out the override, or the spec's seeds to run the "
+                    "grid with one seed")
+            if o.key in columns:
+                raise ScenarioError(
+                    f"{self.source}, {o.origin}: [sweep.grid] varies '{o.key}', so each run "
+                    "replaces the override; leave out one of them")
 
     def _check_base(self, base_is_text: bool) -> None:
         # The base as written (real line numbers), then in canonical form.
@@ -440,6 +433,12 @@ class Sweep:
                 validate_toml(canonical_toml(self.base), label)
             except ScenarioError as e:
                 raise ScenarioError(_strip_line(str(e), label)) from None
+        if self.overrides:  # applied to the base, before the grid
+            self.base = apply_overrides(self.base, self.overrides, self.source)
+            try:
+                check_overridden(canonical_toml(self.base), self.base_name, self.overrides)
+            except ScenarioError as e:
+                raise ScenarioError(f"{self.source}: base scenario: {e}") from None
 
     def _check_model_keys(self) -> None:
         """Grid keys against the registry of models: a flow key, or a parameter of the

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from ..results import PathLike, Results, _atomic_write, load_results
-from .keys import _toml_value
+from ..keypaths import _toml_value
+from ..overrides import record
 from .metrics import METRICS, METRICS_VERSION, run_metrics
 from .spec import Run, Sweep, SweepError
 
@@ -191,6 +192,8 @@ def _sweep_record(sweep: Sweep, runs: List[Run]) -> Dict[str, Any]:
         "base": sweep.base_name,
         "grid": _jsonable(sweep.grid),
         "seeds": sweep.seeds,
+        "overrides": _jsonable(record(sweep.overrides)),
+        "groups": sweep.groups.record() if sweep.groups is not None else None,
         "tcpsim_version": __version__,
         "tcpsim_build": __build__,
         "runs": [{"run_id": r.run_id, "params": _jsonable(r.params)} for r in runs],
@@ -221,7 +224,7 @@ def _table(sweep: Sweep, runs: List[Run], runs_dir: Path, reused: set,
            metrics: Optional[Callable[[Results], Mapping[str, Any]]]):
     import pandas as pd
 
-    rows, ids, extra_cols = [], [], []
+    rows, ids, extra_cols, group_cols = [], [], [], []
     params: Dict[str, List[Any]] = {c: [] for c in sweep.columns}
     for r in runs:
         d = runs_dir / r.run_id
@@ -232,6 +235,10 @@ def _table(sweep: Sweep, runs: List[Run], runs_dir: Path, reused: set,
         if marker.get("metrics_version") != METRICS_VERSION:
             m = run_metrics(load_results(d))
         row = {k: m.get(k, float("nan")) for k in METRICS}
+        if sweep.groups is not None:
+            per_group = sweep.groups.run_metrics(d)
+            group_cols += [k for k in per_group if k not in group_cols]
+            row.update(per_group)
         if metrics is not None:
             custom = dict(metrics(load_results(d)))
             for k in custom:
@@ -245,10 +252,12 @@ def _table(sweep: Sweep, runs: List[Run], runs_dir: Path, reused: set,
             params[c].append(r.params.get(c))
     index = pd.Index(ids, name="run_id")
     data: Dict[str, Any] = {c: _param_column(v) for c, v in params.items()}
-    for k in list(METRICS) + extra_cols + ["reused"]:
+    if sweep.groups is not None:
+        group_cols = sweep.groups.order(group_cols)
+    for k in list(METRICS) + group_cols + extra_cols + ["reused"]:
         data[k] = [row.get(k) for row in rows]
     df = pd.DataFrame(data, index=index)
-    for k in METRICS:
+    for k in list(METRICS) + group_cols:
         if k != "bottleneck":
             df[k] = pd.to_numeric(df[k], errors="coerce")
     df["reused"] = df["reused"].astype(bool)

@@ -1,4 +1,5 @@
-"""Key paths and canonical TOML of sweeps: writing a scenario dict as canonical TOML
+"""Key paths into scenarios, shared by sweep grids and command-line overrides, and
+canonical TOML: writing a scenario dict as canonical TOML
 (`canonical_toml`), and parsing and assigning grid key paths such as
 ``dumbbell.bottleneck.queue.max_th`` or ``flow[*].recovery``."""
 
@@ -10,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-from .._toml import dumps as _dumps, inline as _inline
+from ._toml import dumps as _dumps, inline as _inline
 
 
 # ============================================================================ TOML output
@@ -146,6 +147,35 @@ def _assign(doc: Dict[str, Any], key: str, steps: List[_Step], value: Any) -> No
         containers = nxt
 
 
+def _strip_line(message: str, name: str) -> str:
+    """Drops the core's ", line N" after `name` in a message about generated text (a
+    sweep's run, an overridden scenario): its line numbers would mislead."""
+    if message.startswith(name):
+        return name + re.sub(r"^, line \d+", "", message[len(name):])
+    return message
+
+
+def _related(column: str, key: str) -> bool:
+    """Whether grid path `column` and the core's error key `key` lie on one path (one
+    is a prefix of the other; ``[*]`` matches any index). A parameter of a model
+    (``...queue.max_th``) stands for the whole model: a model's checks relate its
+    parameters (max_th > min_th), so every grid key of that model is involved."""
+    try:
+        a, b = _parse_path(column), _parse_path(key)
+    except ValueError:
+        return False
+    mk = _model_key(b)
+    if mk is not None and mk.param is not None:
+        b = b[: mk.slot + 1]
+    for x, y in zip(a, b):
+        if x.name != y.name:
+            return False
+        for i, j in zip(x.indexes, y.indexes):
+            if i != j and i != "*":
+                return False
+    return True
+
+
 # ============================================================================ model keys
 
 
@@ -163,7 +193,7 @@ def _model_key(steps: List[_Step]) -> Optional[_ModelKey]:
     (2, queue, "max_p"); ``link[0].queue`` -> (1, queue, None). Model keys come from the
     registry: those of TCP flows directly under ``flow``, those of links under
     ``link``, ``dumbbell`` or ``chain``."""
-    from .. import models as reg
+    from . import models as reg
 
     names = [s.name for s in steps]
     slots = dict(reg.slot_keys("tcp_flow") if names[0] == "flow" else reg.slot_keys("link"))
@@ -202,7 +232,7 @@ def _model_in(table: Dict[str, Any], key: str, family: Any) -> Any:
     """The model `key` of `table` selects: its value, the forward twin's for a missing
     ``*_reverse`` link key, else the model the core gives a table that names none (the
     family default, or a window control's own recovery: `models.default_in`)."""
-    from .. import models as reg
+    from . import models as reg
 
     if key in table:
         return table[key]
@@ -231,19 +261,20 @@ def promote_model_tables(doc: Dict[str, Any], steps: List[_Step]) -> None:
             table[key] = {"kind": model}
 
 
-def check_model_key(path: str, steps: List[_Step], base: Dict[str, Any], grid_paths: List[List[_Step]]) -> Optional[str]:
-    """What is wrong with grid key `path` by the registry, or None: a key a flow does
-    not have, a parameter no model of its family has, or one the model the base
-    selects does not have (unless the grid varies that model too). Values are left to
-    the core's validator."""
-    from .. import models as reg
-    from ..scenario import FLOW_COMMON_KEYS
+def check_model_key(path: str, steps: List[_Step], base: Dict[str, Any], grid_paths: List[List[_Step]],
+                    remedy: str = "vary '{where}' in the grid too") -> Optional[str]:
+    """What is wrong with key `path` by the registry, or None: a key a flow does not
+    have, a parameter no model of its family has, or one the model the base selects
+    does not have (unless `grid_paths`, the other keys set with it, choose that model
+    too). `remedy` ends the last message, with ``{where}`` the model key. Values are
+    left to the core's validator."""
+    from . import models as reg
 
     names = [s.name for s in steps]
     mk = _model_key(steps)
     if mk is None:
         if names[0] == "flow" and len(steps) == 2 and not steps[1].indexes:
-            allowed = list(dict.fromkeys(list(FLOW_COMMON_KEYS) + reg.flow_keys()))
+            allowed = list(dict.fromkeys(list(reg.FLOW_COMMON_KEYS) + reg.flow_keys()))
             if names[1] not in allowed:
                 hint = reg.closest(names[1], allowed)
                 hint = f"; did you mean '{hint}'?" if hint else f"; a flow's keys: {', '.join(allowed)}"
@@ -270,5 +301,32 @@ def check_model_key(path: str, steps: List[_Step], base: Dict[str, Any], grid_pa
         kind = model.get("kind") if isinstance(model, dict) else model
         if isinstance(kind, str) and kind not in owners:
             return (f"'{param}' is a parameter of {fam.title} {', '.join(repr(o) for o in owners)}, but "
-                    f"'{where}' is '{kind}' in the base scenario; set it there, or vary '{where}' in the grid too")
+                    f"'{where}' is '{kind}' in the base scenario; set it there, or {remedy.format(where=where)}")
     return None
+
+
+def drop_stale_params(doc: Dict[str, Any], paths: List[List[_Step]]) -> None:
+    """Where `paths` (the keys set together) set a model's kind
+    (``dumbbell.bottleneck.queue.kind``), drops the parameters of `doc`'s model that
+    the chosen kind does not have, so that kind and other parameters vary
+    independently (queue kind x queue limit over a RED base: ``min_th`` goes with
+    ``red`` only). Parameters `paths` set are kept (and checked by the core)."""
+    from . import models as reg
+
+    for steps in paths:
+        mk = _model_key(steps)
+        if mk is None or mk.param != "kind":
+            continue
+        head = steps[: mk.slot + 1]
+        from_keys = {o[mk.slot + 1].name for o in paths
+                     if len(o) == mk.slot + 2 and o[: mk.slot + 1] == head}
+        for table in _containers(doc, steps[: mk.slot]):
+            model = table.get(steps[mk.slot].name)
+            if not isinstance(model, dict) or not isinstance(model.get("kind"), str):
+                continue
+            spec = reg.find(mk.family.id, model["kind"])
+            if spec is None:
+                continue
+            keep = set(spec.param_names) | {"kind"} | from_keys
+            for name in [p for p in model if p not in keep]:
+                del model[name]
