@@ -237,6 +237,15 @@ def _seeds_vary_the_run_and_ecn_turns_drops_into_marks(table, out, doc):
         assert point["goodput_bps"].nunique() > 1, "every seed gave the same run"
 
 
+@fact("sweep_groups.toml")
+def _groups_split_the_goodput_by_recovery(table, out, doc):
+    assert len(table) == 4 * len(doc["sweep"]["seeds"])
+    shares = table["reno.goodput_share"] + table["newreno.goodput_share"]
+    assert ((shares - 1).abs() < 1e-9).all(), "the two groups hold every flow's goodput"
+    assert ((table["reno.flows"] == 4) & (table["newreno.flows"] == 4)).all()
+    assert ((table["reno.jain_index"] > 0) & (table["reno.jain_index"] <= 1)).all()
+
+
 # ------------------------------------------------------------------------------ the tests
 
 
