@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import numpy as np
@@ -331,18 +330,15 @@ def test_traced_run_on_a_worker_with_another_tcpsim_is_refused():
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("repro")
-    started = time.time()
     # with the ns-2.35 twins where ns is installed (CI installs it: .ci/run)
     twins = ["--ns2"] if shutil.which("ns") else []
     rc = cli_main(["reproduce", "004", "--quick", "--out", str(out), "--quiet", *twins])
-    elapsed = time.time() - started
     assert rc == 0
-    return out / "004-quick" / "report", elapsed
+    return out / "004-quick" / "report"
 
 
 def test_quick_reproduction_of_004_writes_the_report_and_its_orderings_hold(quick_report):
-    report, elapsed = quick_report
-    assert elapsed < 120, f"quick reproduction took {elapsed:.0f} s"
+    report = quick_report
     for name in ("README.md", "index.html", "measurements.csv", "verdicts.json"):
         assert (report / name).is_file(), name
     verdicts = json.loads((report / "verdicts.json").read_text())
@@ -373,7 +369,7 @@ def test_quick_reproduction_of_004_writes_the_report_and_its_orderings_hold(quic
 
 
 def test_reproduce_reuses_finished_runs(quick_report, tmp_path, capsys):
-    report, _ = quick_report
+    report = quick_report
     out = report.parent.parent
     rc = cli_main(["reproduce", "004", "--quick", "--out", str(out), "--quiet", "--report", str(tmp_path / "r")])
     assert rc == 0
@@ -429,7 +425,7 @@ def test_html_report_opens_in_headless_chromium(quick_report):
         if os.environ.get("CI"):
             pytest.fail("CI needs chromium and the playwright package for the HTML report test")
         pytest.skip("chromium or playwright not installed")
-    report, _ = quick_report
+    report = quick_report
     page_url = (report / "index.html").resolve().as_uri()
     errors = []
     with sync_playwright() as pw:
