@@ -154,9 +154,9 @@ fn at_the_target_holds() {
 
 #[test]
 fn doubling_the_window_takes_thirteen_rounds_at_delta_zero() {
-    // Reference document 001 §4.3: from the equilibrium after halving (about 316) to
-    // 630 the increments are 4, 8, 12, …: 4·k(k+1)/2 ≥ 314 first at k = 13 (k = 12
-    // gives 312). Vegas needs 314 rounds.
+    // Our derivation for document 001's Sect. 5.1: from the equilibrium after halving
+    // (about 316) to 630 the increments are 4, 8, 12, …: 4·k(k+1)/2 ≥ 314 first at
+    // k = 13 (k = 12 gives 312). Vegas needs 314 rounds.
     let mut q = qv();
     let mut w = ca(316.0);
     let mut rounds = 0;
