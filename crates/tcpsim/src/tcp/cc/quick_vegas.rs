@@ -15,8 +15,8 @@
 //!   slow start (cwnd < ssthresh), every round (Vegas: every other round):
 //!     Δ > γ → leave slow start: ssthresh ← 2, cwnd ← max(cwnd·(1 − exit_cut), 2),
 //!             incr ← 0, succ ← 0
-//!     else  → incr ← 1/2 per ACK: "a sender sends out an extra packet whenever it
-//!             receives two ACKs", so the window grows by half each round (Table 1:
+//!     else  → incr ← 1/2 per ACK: one extra packet for every two ACKs (Sect. 3.2.1),
+//!             so the window grows by half each round (Table 1:
 //!             2, 3, 4.5, 6.75, 10.13, …)
 //!   congestion avoidance (the paper's pseudo-code, five branches; target (α+β)/2):
 //!     Δ > β         → cwnd ← max(cwnd − (Δ − (α+β)/2)/2, 2), incr ← 0, succ ← 0   (Eq. 4)
@@ -29,8 +29,8 @@
 //! Every new ACK: the slow-start increment stops once cwnd ≥ ssthresh; then cwnd ← cwnd +
 //! incr, only while cwnd − (snd_nxt − last_ack) ≤ 2 if `increment_guard` (ns-2 Vegas'
 //! "incr cwnd unless we havent been able to keep up with it"). Decreases are applied at
-//! once, at the round's evaluation; increases are spread over the round's ACKs ("the
-//! incr is served as the increment amount of congestion window after each ACK").
+//! once, at the round's evaluation; increases are spread over the round's ACKs (Sect.
+//! 3.2.2: incr is added to the window on each ACK, to soften the burst).
 //!
 //! Choices the paper leaves open, each a parameter whose default is our choice (ns-2
 //! Vegas' behaviour where it has one):
@@ -41,8 +41,8 @@
 //!   say it changes it); ssthresh ← 2 as in ns-2 Vegas.
 //! - `loss_window` ("vegas"): the window after a fast retransmit is Vegas' (3/4, or 1/2
 //!   if a retransmission was lost, 2 if W ≤ 3) and cwnd ← 2 after a timeout, as the
-//!   paper calls Quick Vegas "a sender-side modification that improves the slow-start and
-//!   congestion avoidance techniques"; "half" halves instead.
+//!   paper changes only Vegas' slow start and congestion avoidance (Sect. 1); "half"
+//!   halves instead.
 //! - `reset_on_loss` (true): a fast retransmit or timeout resets succ and incr to 0.
 //! - `increment_guard` (true): ns-2 Vegas' guard on the per-ACK increment.
 //! Fixed, as in ns-2 Vegas: cwnd ≥ 2 after every decrease; succ starts at 0 and is reset

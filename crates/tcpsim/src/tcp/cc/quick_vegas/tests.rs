@@ -28,8 +28,8 @@ fn ca(cwnd: f64) -> Window {
 }
 
 /// The paper's fluid round: the round's rule, then one ACK per packet of the window,
-/// each adding `incr` (§3.2: "the incr is served as the increment amount of congestion
-/// window after each ACK"), so a round adds incr × cwnd.
+/// each adding `incr` (Sect. 3.2.2: incr is added to the window on each ACK), so a round
+/// adds incr × cwnd.
 fn fluid_round(q: &mut QuickVegas, w: Window, delta: f64) -> Window {
     let w = q.decide(w, delta);
     Window { cwnd: w.cwnd + q.incr() * w.cwnd, ..w }
