@@ -310,12 +310,12 @@ def test_convergence_time_hand_computed():
 
 
 def test_convergence_time_document_001_vegas_halving():
-    # 001 §5.1 (seeds/001 line 242): "When the available bandwidth is halved at 80
-    # seconds, Vegas takes 47.9 seconds to converge to a new steady state."
-    # Model derived in reference 001 §4.3 (not printed in the paper): the TCP rate is
-    # 3125 pkt/s after the halving, so RTT = W / 3125, and Vegas lowers its window (630
-    # packets at equilibrium, seeds/001 line 90) by one packet per RTT until it reaches
-    # the new equilibrium of about 316 packets. Convergence = time until W stays within
+    # 001 Sect. 5.1 on Fig. 7: after the available bandwidth halves at 80 s, Vegas needs
+    # 47.9 s to settle in its new steady state.
+    # Our model (the paper prints none): the TCP rate is 3125 pkt/s after the halving, so
+    # RTT = W / 3125, and Vegas lowers its window (630 packets at equilibrium, Sect. 3.2.1
+    # on Fig. 1) by one packet per RTT until it reaches the new equilibrium of about 316
+    # packets. Convergence = time until W stays within
     # one packet of its final value.
     t, w = [80.0], [630.0]
     while w[-1] > 316:
@@ -326,7 +326,7 @@ def test_convergence_time_document_001_vegas_halving():
         w.append(316.0)
     ct = m.convergence_time(t, w, band=0.0, atol=1.0, start=80.0, final_window=20.0)
     assert ct == pytest.approx(47.9, rel=0.02)
-    # in BaseRTTs (001 §5.2 counts "how many BaseRTTs"): base RTT = 100 ms
+    # in BaseRTTs (001 Sect. 5.2 counts convergence in BaseRTTs): base RTT = 100 ms
     assert ct / 0.1 == pytest.approx(479, rel=0.02)
 
 
@@ -391,9 +391,9 @@ def test_link_utilization_table():
     (53585, 145, 0.271), (1470, 710, 48.3), (1250, 130, 10.4),
 ])
 def test_packet_loss_rate_document_004_table_2(sent, lost, pct):
-    # 004 (seeds/004 lines 174-176): "the drop rate (calculated as the number of lost
-    # packets / number of those sent)". Sent/Lost from Table 2 (lines 192-204; the rates
-    # themselves are not printed, they are hand-computed here, as in reference 004 §5.1).
+    # 004 §II, on Table 2: the drop rate is the number of packets lost divided by the
+    # number sent. Sent and Lost from Table 2; the rates themselves are not printed, we
+    # computed them by hand.
     assert round(m.packet_loss_rate(lost, sent, percent=True), 3 if pct < 1 else 1) == pct
 
 

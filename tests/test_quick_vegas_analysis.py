@@ -1,5 +1,5 @@
-"""Reference document 001's analysis (Eqs. 6, 9, 10, 12) against the reference file's
-tables, and its convergence-time definition, on hand-made series and on simulations."""
+"""Reference document 001's analysis (Sect. 4, Eqs. 6, 9, 10, 12) against tables we
+computed from its equations, and its convergence-time definition, on hand-made series and on simulations."""
 
 import math
 
@@ -8,7 +8,8 @@ import pytest
 
 from tcpsim.reproduce import quick_vegas as qv
 
-# Reference document 001 §2.3 table (γ = 1, 1000-byte packets): BDP in bits, μd, W^v (6),
+# Eqs. (6), (9), (10) of document 001 (Sect. 4.1) at the BDPs of Fig. 4, computed by us
+# (γ = 1, 1000-byte packets, 100 ms; the paper prints only curves): BDP in bits, μd, W^v (6),
 # W^q (9), W^q (10).
 FIG4_THEORY = [
     (100e3, 12.5, 7.59, 6.64, 9.17),
@@ -20,14 +21,15 @@ FIG4_THEORY = [
     (100e6, 12500, 224.11, 194.15, 274.36),
 ]
 
-# Reference document 001 §2.4 table: W = 125 packets, β = 4, n = 2 … 10.
+# Sect. 4.2 of document 001, computed by us for Fig. 5: Vegas (n − 1)W and Quick Vegas
+# Eq. (12), W = 125 packets (10 Mb/s × 100 ms), β = 4, n = 2 … 10.
 FIG5_N = [2, 3, 4, 5, 6, 7, 8, 9, 10]
 FIG5_VEGAS = [125, 250, 375, 500, 625, 750, 875, 1000, 1125]
 FIG5_QUICK_VEGAS = [7.42, 10.69, 13.20, 15.32, 17.18, 18.87, 20.42, 21.87, 23.22]
 
 
 @pytest.mark.parametrize("bdp,mu_d,wv,wq9,wq10", FIG4_THEORY)
-def test_critical_windows_match_the_reference_table(bdp, mu_d, wv, wq9, wq10):
+def test_critical_windows_match_our_table_of_eqs_6_9_10(bdp, mu_d, wv, wq9, wq10):
     assert qv.bdp_packets(bdp) == pytest.approx(mu_d)
     assert round(qv.critical_window_vegas(mu_d), 2) == wv
     assert round(qv.critical_window_quick_vegas(mu_d, average_rtt=False), 2) == wq9
@@ -49,7 +51,7 @@ def test_critical_windows_solve_the_slow_start_exit_conditions():
     assert qv.critical_window_quick_vegas(1e9) / qv.critical_window_vegas(1e9) == pytest.approx(math.sqrt(1.5), rel=1e-4)
 
 
-def test_rounds_to_a_new_equilibrium_match_the_reference_table():
+def test_rounds_to_a_new_equilibrium_match_our_table_of_eq_12():
     for n, v, q in zip(FIG5_N, FIG5_VEGAS, FIG5_QUICK_VEGAS):
         assert qv.rounds_to_equilibrium_vegas(125, n) == v
         assert round(qv.rounds_to_equilibrium_quick_vegas(125, n), 2) == q
@@ -75,9 +77,9 @@ def test_analysis_rejects_meaningless_input():
 
 
 def vegas_halving(dt=0.01):
-    """Reference document 001 §4.3: after the halving at 80 s the TCP rate is 3125 pkt/s,
-    so a round lasts W/3125 s, and Vegas lowers W by one per round from 630 to 316; then
-    flat until 160 s. Sampled every dt."""
+    """Document 001, Sect. 5.1 (Fig. 7), with our derivation: after the halving at 80 s the
+    TCP rate is 3125 pkt/s, so a round lasts W/3125 s, and Vegas lowers W by one per round
+    from 630 to 316; then flat until 160 s. Sampled every dt."""
     t, w, now, cur = [], [], 80.0, 630.0
     next_step = now + cur / 3125.0
     while now < 160.0 - 1e-9:
@@ -91,8 +93,8 @@ def vegas_halving(dt=0.01):
 
 
 def test_convergence_of_the_vegas_halving_is_the_papers_47_9_s():
-    # Reference 001 §4.3: the whole ramp, Σ W/3125 over W = 630 … 317, is 47.6 s (the
-    # reference rounds it to 47.7); the paper reports 47.9 s. The window is within β = 4
+    # Our derivation: the whole ramp, Σ W/3125 over W = 630 … 317, is 47.6 s (47.7 in
+    # numbers.toml's rounding); the paper reports 47.9 s (Sect. 5.1). The window is within β = 4
     # of 316 once it is 320, after Σ over 630 … 321; the smoothing (mean of the last
     # 10 BaseRTTs) adds about half its width, 0.5 s, on a steady ramp.
     t, w = vegas_halving()
@@ -130,7 +132,7 @@ def test_convergence_errors():
 
 
 def _e2_scaled(cc):
-    """One flow on 20 Mb/s × 100 ms (reference document 001 Topology A), a 10 Mb/s CBR
+    """One flow on 20 Mb/s × 100 ms (document 001's Fig. 6 network, Sect. 5), a 10 Mb/s CBR
     flow from 40 s to 80 s; cwnd samples every 10 ms."""
     import tcpsim
     from tcpsim import CbrFlow, Link, Monitor, Scenario, TcpFlow

@@ -101,6 +101,29 @@ def test_a_bad_variant_is_refused_with_its_key(tmp_path, table, error):
         load_experiment(tmp_path / "v.toml")
 
 
+def test_a_value_with_the_old_ocr_key_is_refused_with_file_line_and_the_new_key(tmp_path):
+    dst = tmp_path / "doc"
+    shutil.copytree(Path(load_document("001").path), dst)
+    nums = (dst / "numbers.toml").read_text()
+    before, sep, after = nums.partition('printed = "64 packets"')
+    assert sep
+    (dst / "numbers.toml").write_text(before + 'ocr = "with congestion window size 64 packets"' + after)
+    line = before.count("\n") + 1
+    with pytest.raises(ScenarioError, match=rf"numbers.toml, line {line}, value\[1\] 'f1.exit.cwnd', "
+                                            r"key 'ocr': the key is now 'printed'"):
+        load_document(str(dst))
+
+
+def test_a_value_with_an_unknown_key_is_refused_with_the_keys_expected(tmp_path):
+    dst = tmp_path / "doc"
+    shutil.copytree(Path(load_document("001").path), dst)
+    nums = (dst / "numbers.toml").read_text()
+    (dst / "numbers.toml").write_text(nums.replace('printed = "64 packets"', 'prnted = "64 packets"', 1))
+    with pytest.raises(ScenarioError, match=r"key 'prnted': unknown key \(expected id, ours, printed, reading, "
+                                            r"unit, unreadable, value, where\)"):
+        load_document(str(dst))
+
+
 def test_bad_reference_is_rejected_with_the_check_named(tmp_path):
     src = Path(load_document("004").path)
     dst = tmp_path / "doc"
@@ -466,8 +489,8 @@ def test_full_reproduction_of_004(tmp_path):
 
 # ------------------------------------------------------------------ document 001 (E1, E2)
 
-#: Reference document 001 §4.7 priority-A targets among the checks: Fig. 1 and E2 Vegas
-#: (a few per cent) and the FAST queue (follows from alpha).
+#: The priority-A targets among document 001's checks (our ranking, experiments/001/
+#: numbers.toml): Fig. 1 and E2 Vegas (a few per cent) and the FAST queue (follows from alpha).
 A_TARGETS_001 = {"f1.exit.time", "f1.exit.cwnd", "f1.eq.cwnd", "f1.eq.time", "e2.vegas.ramp",
                  "e2.vegas.halved", "e2.vegas.doubled", "e2.vegas.queue.peak",
                  "e2.fast.queue.alone", "e2.fast.queue.cbr"}
@@ -485,6 +508,10 @@ def test_quick_reproduction_of_001_passes_its_a_targets_and_orderings(tmp_path):
     assert all(v["reason"] for v in verdicts.values() if v["verdict"] == "miss")
     md = (tmp_path / "001-quick" / "report" / "README.md").read_text()
     assert "Figs. 7-9. Congestion window" in md
+    # the published numbers as the paper prints them, and the document's own locations
+    assert "| where | printed | paper | unit | ours | our metric | reading |" in md
+    assert "| Sect. 3.2.1, on Fig. 1 (Vegas' window when it leaves slow start) | `64 packets` | 64 |" in md
+    assert "Document: Sect. 5.1, Figs. 7-9." in md and "§" not in md
 
 
 def test_event_measures_follow_the_convergence_definition():

@@ -32,7 +32,7 @@ fn two_fast_flows_keep_two_alpha_packets_queued() {
 
 #[test]
 fn fast_queue_doubles_with_a_cbr_flow_at_half_the_rate() {
-    // Reference document 001 §4.3 (E2): FAST's queue holds 100 packets alone and 200 while
+    // Reference document 001, Sect. 5.1 on Fig. 9 (E2): FAST's queue holds 100 packets alone and 200 while
     // a 25 Mb/s CBR flow shares the 50 Mb/s FIFO (each has half the packets queued).
     let flows = tcp_flow("fast", 1, FAST, "") + &cbr_flow(2, "25Mbps", "15s", "30s");
     let r = run(&topology_a("50Mbps", "40s", &flows));

@@ -1,6 +1,6 @@
 //! Scenario tests of Quick Vegas (cc = "quick_vegas" with Vegas' recovery): it reaches a
 //! new equilibrium much sooner than Vegas, at start and after the available bandwidth
-//! halves and doubles (Chan, Lin & Ho 2008 §5.1, reference document 001 E2, scaled to a
+//! halves and doubles (Chan, Lin & Ho 2008 Sect. 5.1, reference document 001 E2, scaled to a
 //! 20 Mb/s bottleneck: 250 packets in flight), and keeps about (α+β)/2 packets queued.
 //! The paper's convergence-time numbers are checked by the reproduction with the one
 //! definition in python/tcpsim/quick_vegas.py; here only first-crossing times are compared.

@@ -20,9 +20,9 @@ fn topology_a(bottleneck: &str, cc: &str, extra: &str, duration: &str) -> String
     )
 }
 
-/// Reference document 001 §4.1, Fig. 1: one Vegas flow (α = 2, β = 4, γ = 1) on 50 Mb/s
-/// × 100 ms. "The slow-start phase stops at 1.2 second with congestion window size 64
-/// packets. It finally reaches the equilibrium window size (630 packets) at 59 second."
+/// Reference document 001, Sect. 3.2.1 on Fig. 1: one Vegas flow (α = 2, β = 4, γ = 1) on
+/// 50 Mb/s × 100 ms leaves slow start at 1.2 s with a window of 64 packets and reaches its
+/// equilibrium window of 630 packets at 59 s.
 ///
 /// The paper's trajectory is ns-2's Vegas agent with `syn_ false` (cwnd starts at
 /// windowInit_ 2: 2, 2, 4, 4, …, 64, 64, then 64 − 64/8 = 56) and packets of

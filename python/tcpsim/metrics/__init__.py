@@ -7,12 +7,14 @@ number:
 000   C.-W. Chang, *TCP Performance Analysis and Fairness Improvement in Different
       Congestion Control Methods*, M.S. thesis, NCTU, 2004 (Reno/Vegas, dynamic RED).
 001   Y.-C. Chan, C.-L. Lin, C.-Y. Ho, *Quick Vegas: Improving Performance of TCP Vegas
-      for High Bandwidth-Delay Product Networks*, IEICE Trans. Commun. E91-B(4), 2008.
+      for High Bandwidth-Delay Product Networks*, IEICE Trans. Commun. E91-B(4), 2008
+      (Sect. 5.2 convergence time, Sect. 5.3.1 Eq. (13)).
 002   R. M. Arora, *TCP/IP Networks with ECN over AQM*, M.Eng. thesis, Carleton, 2003
       (§2.3 "Performance Characteristics").
 003   C. Zhang, V. Tsaoussidis, *Improving TCP Smoothness by Synchronized and
       Measurement-based Congestion Avoidance*, NOSSDAV 2003 (§4.2 "Performance Metrics").
-004   NS-2 study of TCP Vegas, Sack and Fack under DropTail and RED (§II metrics).
+004   NS-2 study of TCP Vegas, Sack and Fack under DropTail and RED, no title or authors
+      printed (§I "Performance metrics", §II).
 ====  ======================================================================================
 
 Two kinds of functions:

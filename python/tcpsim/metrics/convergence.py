@@ -23,10 +23,10 @@ def convergence_time(
     """Time from ``start`` until the series ``y(t)`` enters, and then stays within, a band
     around its final value.
 
-    001 §5.2 uses "convergence time" (after its ref. [8]) for "how many *BaseRTTs* are
-    required to reach a new stable state" after a connection starts or the available
-    bandwidth halves or doubles, but does not define "stable". This function fixes the
-    criterion:
+    001 Sect. 5.2 takes "convergence time" from its ref. [8]: the number of BaseRTTs a
+    connection needs to settle in a new stable state after it starts or the available
+    bandwidth halves or doubles; it does not say when a window counts as stable. This
+    function fixes the criterion:
 
     * final value ``y_f`` = mean of the samples with ``t >= t_last − final_window``
       (default ``final_window`` = the last 10 % of the time span from ``start``; at least

@@ -17,7 +17,7 @@ from ._inputs import ArrayLike, _samples_2d, _table, _vector
 def jain_index(x: ArrayLike) -> float:
     """Jain's fairness index of the allocations ``x`` (one value per flow or per group).
 
-    Definition (003 §4.2 "Fairness Index", from Chiu & Jain; 001 §5.3.1 Eq. (13);
+    Definition (003 §4.2 "Fairness Index", from Chiu & Jain; 001 Sect. 5.3.1, Eq. (13);
     002 §2.3.7.1)::
 
         FI = (Σ_i x_i)² / (n · Σ_i x_i²)

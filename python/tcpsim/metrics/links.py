@@ -16,8 +16,9 @@ def utilization(throughput_bps: Union[float, ArrayLike], capacity_bps: float) ->
     """Link utilization: carried rate divided by link capacity.
 
     Definition (000 §3.3/§4.1: "the *Utilization* is calculated based on dividing the
-    *Total* throughput by 2000" [Kbps, the bottleneck capacity]; 001 §5.3: bits delivered
-    over the bottleneck per interval / (C_b · interval); 002 §2.3.2: Throughput ·
+    *Total* throughput by 2000" [Kbps, the bottleneck capacity]; 001 Sect. 5.3 reports
+    utilization undefined, our reading: bits delivered over the bottleneck per interval /
+    (C_b · interval); 002 §2.3.2: Throughput ·
     Packet Size / Link Capacity · 100 %)::
 
         U = Σ_i throughput_i / C

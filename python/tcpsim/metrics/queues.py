@@ -18,8 +18,8 @@ def packet_loss_rate(dropped: float, total: float, percent: bool = False) -> flo
     """Packet loss (drop) rate: dropped packets over all packets.
 
     Definition (002 §2.3.5: "Packets Loss Rate = Number of Drop Packets / Total Number of
-    Packets · 100", counting both buffer-overflow and AQM drops; 004 §II: "the drop rate
-    (calculated as the number of lost packets / number of those sent)")::
+    Packets · 100", counting both buffer-overflow and AQM drops; 004 §II, on Table 2: the number
+    of packets lost divided by the number sent)::
 
         loss = dropped / total
 
@@ -47,7 +47,7 @@ def loss_rate(flows: Any, aggregate: bool = False) -> Union[pd.Series, float]:
 
     ``drops`` counts the flow's data packets dropped anywhere in the network (early and
     overflow); ``packets_sent`` every data packet the source transmitted, retransmissions
-    included (004 §II "lost packets / number of those sent"). Returns a Series by flow
+    included (004 §II: lost over sent). Returns a Series by flow
     name (NaN for a flow that sent nothing), or with ``aggregate=True`` the rate over all
     flows, ``Σ drops / Σ packets_sent``.
 

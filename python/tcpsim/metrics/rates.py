@@ -23,8 +23,9 @@ def throughput_bps(packets_sent: float, packets_dropped: float, packet_size_byte
 
         throughput = (m − n) · packet_size · 8 / t      [bit/s]
 
-    with ``packet_size`` in bytes and ``t`` in seconds. 004 §II: "the size of data that has
-    been successfully transferred from one node to another for a certain period of time".
+    with ``packet_size`` in bytes and ``t`` in seconds. 004 §I ("Performance metrics")
+    defines throughput as the data carried successfully from one node to another in a
+    period of time.
 
     >>> throughput_bps(1000, 10, 1000, 10.0)
     792000.0

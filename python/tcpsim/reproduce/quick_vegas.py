@@ -44,7 +44,8 @@ GAMMA = 1.0
 BETA = 4.0
 
 #: Convergence: the smoothed window must stay within this many packets of its final
-#: value (β, the width Vegas' own equilibrium allows; reference document 001 §5).
+#: value (β, the width Vegas' own equilibrium allows: our choice, as document 001's
+#: Sect. 5.2 gives no criterion).
 CONVERGENCE_TOLERANCE_PACKETS = BETA
 #: ... averaged over a trailing window of this many BaseRTTs.
 CONVERGENCE_SMOOTHING_RTTS = 10.0

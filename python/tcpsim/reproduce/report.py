@@ -220,8 +220,10 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
                 st = m.stat(parse_ref(v.ours))
                 ref = parse_ref(v.ours)
                 ours = st.text(5) if st.n else ("not run" if (ref.experiment, ref.case) in plan.unavailable else "—")
-                vrows.append([v.where, f"`{v.ocr}`", paper, v.unit, ours, parse_ref(v.ours).metric, v.reading])
-            B.append(Block("table", header=["where", "OCR", "paper", "unit", "ours", "our metric", "reading"], rows=vrows))
+                vrows.append([v.where, f"`{v.printed}`" if v.printed else "", paper, v.unit, ours,
+                              parse_ref(v.ours).metric, v.reading])
+            B.append(Block("table", header=["where", "printed", "paper", "unit", "ours", "our metric", "reading"],
+                           rows=vrows))
         exv = [vd for vd in verdicts if _first_experiment(vd) == ex.name]
         if exv:
             B.append(Block("p", "Checks:"))
@@ -266,7 +268,8 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     unread = [v for v in doc.values if v.unreadable]
     if unread:
         B.append(Block("h", "Cells the OCR does not let us read (not guessed)"))
-        B.append(Block("table", header=["where", "OCR", "note"], rows=[[v.where, f"`{v.ocr}`", v.reading] for v in unread]))
+        B.append(Block("table", header=["where", "printed", "note"],
+                       rows=[[v.where, f"`{v.printed}`", v.reading] for v in unread]))
     return B
 
 

@@ -118,7 +118,9 @@ class Value:
 
     id: str
     where: str
-    ocr: str = ""
+    #: The value as the document prints it (a table cell or the number in the text, with
+    #: its unit and any misprint), beside our reading of it in `value`.
+    printed: str = ""
     value: Optional[float] = None
     unit: str = ""
     reading: str = ""
@@ -400,8 +402,11 @@ def load_document(doc: str, root: Optional[Path] = None) -> Document:
     values = []
     for i, v in enumerate(nums.get("value", [])):
         vw = f"{d / 'numbers.toml'}, value[{i}]"
+        unknown = sorted(set(v) - VALUE_KEYS)
+        if unknown:
+            raise ScenarioError(_unknown_value_key(d / "numbers.toml", i, v, unknown[0]))
         values.append(Value(
-            id=_need(v, "id", vw), where=_need(v, "where", vw), ocr=str(v.get("ocr", "")),
+            id=_need(v, "id", vw), where=_need(v, "where", vw), printed=str(v.get("printed", "")),
             value=v.get("value"), unit=v.get("unit", ""), reading=v.get("reading", ""),
             unreadable=bool(v.get("unreadable", False)), ours=v.get("ours"),
         ))
@@ -423,6 +428,37 @@ def load_document(doc: str, root: Optional[Path] = None) -> Document:
     )
     _check_refs(document)
     return document
+
+
+#: Keys of a ``[[value]]`` in numbers.toml (docs/reproducing.md#numberstoml).
+VALUE_KEYS = {"id", "where", "printed", "value", "unit", "reading", "unreadable", "ours"}
+
+
+def _unknown_value_key(path: Path, index: int, value: Dict[str, Any], key: str) -> str:
+    """The message for a key a ``[[value]]`` may not have, naming the file, the line of
+    the key (the `index`-th ``[[value]]`` table's) and what is expected instead."""
+    line = _key_line(path, "value", index, key)
+    where = f"{path}" + (f", line {line}" if line else "") + f", value[{index}] {value.get('id', '')!r}, key '{key}'"
+    if key == "ocr":
+        return (f"{where}: the key is now 'printed' (the value as the document prints it, e.g. "
+                "printed = \"63.8438Mbs\"); a longer quotation becomes a location in 'where' and a "
+                "paraphrase in our words in 'reading'")
+    return f"{where}: unknown key (expected {', '.join(sorted(VALUE_KEYS))})"
+
+
+def _key_line(path: Path, array: str, index: int, key: str) -> Optional[int]:
+    """The line number of `key` in the `index`-th ``[[array]]`` table of `path` (None if
+    the file is not laid out one key a line)."""
+    seen = -1
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        s = line.strip()
+        if s.startswith("["):
+            seen += s == f"[[{array}]]"
+            if s != f"[[{array}]]" and seen == index:
+                return None
+        elif seen == index and re.match(rf"{re.escape(key)}\s*=", s):
+            return n
+    return None
 
 
 def _check_refs(doc: Document) -> None:

@@ -5,10 +5,9 @@
 //! is being transmitted — N packets in the system, which is what ns-2's `queue-limit N`
 //! means. In byte mode an arrival is dropped when `waiting bytes + its size >= limit`.
 //!
-//! This is also the "Management" queue of reference document 004 §IV (§3.2 of the
-//! reference file), the ns-2 manual's "Example: Drop Tail" (§7.2): enqueue, then drop the
-//! arrival when `length ≥ qlim_` — "placing qlim_ in n actually means a magnitude of queue
-//! n−1". The test is the same as drop-tail.cc's, so `Queue/DropTail` behaves so by default
+//! This is also the "Management" queue of reference document 004 §IV, the ns-2 manual's
+//! "Example: Drop Tail" (§7.2): enqueue, then drop the arrival when `length ≥ qlim_`; a
+//! limit of n therefore holds n − 1 waiting packets, as both note. The test is the same as drop-tail.cc's, so `Queue/DropTail` behaves so by default
 //! (checked with ns-2.35, docs/models/droptail.md).
 //!
 //! Parameters:

@@ -3,7 +3,7 @@
 //! M. Shreedhar and G. Varghese, "Efficient Fair Queuing Using Deficit Round-Robin",
 //! IEEE/ACM ToN 4(3):375–385, 1996, doi:10.1109/90.502236 (SIGCOMM '95, pp. 231–242).
 //! The rules below are those of ns-2.35 `queue/drr.cc` (S. Bajaj, Xerox PARC, 1997), read
-//! function by function; reference document 004 §3.1 names fair queueing as a queue
+//! function by function; reference document 004 §I names fair queueing as a queue
 //! choice. docs/models/drr.md has a worked example and the ns-2 comparison.
 //!
 //! Classes. Each arriving packet belongs to a class with its own FIFO. ns-2's `DRR::hash`

@@ -2,9 +2,9 @@
 //!
 //! Y.-C. Chan, C.-L. Lin, C.-Y. Ho, "Quick Vegas: Improving Performance of TCP Vegas for
 //! High Bandwidth-Delay Product Networks", IEICE Trans. Commun. E91-B(4):987–997, 2008,
-//! doi:10.1093/ietcom/e91-b.4.987, §3.2 (slow start, Table 1; congestion avoidance,
-//! Eqs. 3–4 and the pseudo-code); reference document 001 §1.2–1.3 and its choices for what
-//! the paper leaves open.
+//! doi:10.1093/ietcom/e91-b.4.987, Sect. 3.2 (slow start, Table 1; congestion avoidance,
+//! Eqs. 3–4 and the pseudo-code); where the paper is silent, our choices below, after the
+//! ns-2.35 Vegas agent the authors built on.
 //!
 //! Quick Vegas is Vegas with two rules replaced. Everything Vegas *measures* is Vegas'
 //! (tcp/cc/vegas.rs, ns-2.35 `Agent/TCP/Vegas`): the fine-grained samples, base_rtt, the
@@ -15,8 +15,8 @@
 //!   slow start (cwnd < ssthresh), every round (Vegas: every other round):
 //!     Δ > γ → leave slow start: ssthresh ← 2, cwnd ← max(cwnd·(1 − exit_cut), 2),
 //!             incr ← 0, succ ← 0
-//!     else  → incr ← 1/2 per ACK: "a sender sends out an extra packet whenever it
-//!             receives two ACKs", so the window grows by half each round (Table 1:
+//!     else  → incr ← 1/2 per ACK: one extra packet for every two ACKs (Sect. 3.2.1),
+//!             so the window grows by half each round (Table 1:
 //!             2, 3, 4.5, 6.75, 10.13, …)
 //!   congestion avoidance (the paper's pseudo-code, five branches; target (α+β)/2):
 //!     Δ > β         → cwnd ← max(cwnd − (Δ − (α+β)/2)/2, 2), incr ← 0, succ ← 0   (Eq. 4)
@@ -29,11 +29,11 @@
 //! Every new ACK: the slow-start increment stops once cwnd ≥ ssthresh; then cwnd ← cwnd +
 //! incr, only while cwnd − (snd_nxt − last_ack) ≤ 2 if `increment_guard` (ns-2 Vegas'
 //! "incr cwnd unless we havent been able to keep up with it"). Decreases are applied at
-//! once, at the round's evaluation; increases are spread over the round's ACKs ("the
-//! incr is served as the increment amount of congestion window after each ACK").
+//! once, at the round's evaluation; increases are spread over the round's ACKs (Sect.
+//! 3.2.2: incr is added to the window on each ACK, to soften the burst).
 //!
-//! Choices the paper leaves open, each a parameter with reference document 001's
-//! recommended default (§1.2–1.3, §7):
+//! Choices the paper leaves open, each a parameter whose default is our choice (ns-2
+//! Vegas' behaviour where it has one):
 //! - `round_delta` (true): Δ rounded as ns-2 Vegas rounds it, `int(x + 0.5)`. The authors
 //!   worked in ns-2 (their `incr` is ns-2's `v_incr_`). With α 2, β 4 the target Δ = 3 is
 //!   then reachable: Δ = 2 → +1 per round, 3 → hold, 4 → −1, ≥ 5 → Eq. 4, ≤ 1 → Eq. 3.
@@ -41,15 +41,15 @@
 //!   say it changes it); ssthresh ← 2 as in ns-2 Vegas.
 //! - `loss_window` ("vegas"): the window after a fast retransmit is Vegas' (3/4, or 1/2
 //!   if a retransmission was lost, 2 if W ≤ 3) and cwnd ← 2 after a timeout, as the
-//!   paper calls Quick Vegas "a sender-side modification that improves the slow-start and
-//!   congestion avoidance techniques"; "half" halves instead.
+//!   paper changes only Vegas' slow start and congestion avoidance (Sect. 1); "half"
+//!   halves instead.
 //! - `reset_on_loss` (true): a fast retransmit or timeout resets succ and incr to 0.
 //! - `increment_guard` (true): ns-2 Vegas' guard on the per-ACK increment.
 //! Fixed, as in ns-2 Vegas: cwnd ≥ 2 after every decrease; succ starts at 0 and is reset
 //! on leaving slow start; the slow-start increment (not a congestion-avoidance incr of 1)
 //! stops at ssthresh.
 //!
-//! α, β, γ default to the paper's 2, 4, 1 (its §5: "the same as the study in [2]"); they
+//! α, β, γ default to the paper's 2, 4, 1 (its Sect. 5, after Brakmo & Peterson [2]); they
 //! are real numbers here (ns-2 Vegas binds integers).
 //!
 //! With the recovery `recovery = "vegas"` (the default for this window control) a flow is
@@ -62,23 +62,24 @@ use super::{AckEvent, CcHooks, CcView, CongestionControl, Window};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::tcp::cc::CcModel;
 
-const PAPER: &str = "Chan, Lin & Ho 2008, §5 (Vegas and Quick Vegas: alpha 2, beta 4, gamma 1)";
-const REF001: &str = "reference document 001 §1.2–1.3 (the paper leaves it open)";
+const PAPER: &str = "Chan, Lin & Ho 2008, Sect. 5 (Vegas and Quick Vegas: alpha 2, beta 4, gamma 1)";
+/// The source of a choice the paper leaves open (Sects. 3.2.1–3.2.2 say nothing of it).
+const OPEN: &str = "our choice, ns-2.35 Vegas (tcp-vegas.cc) where it has the rule; Chan, Lin & Ho 2008 leave it open";
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::CongestionControl,
     name: "quick_vegas",
     summary: "Quick Vegas: Vegas whose slow start grows by half every round and whose congestion avoidance grows by (beta - delta) x succ per round and removes half the excess at once",
-    source: "Chan, Lin & Ho, IEICE Trans. Commun. E91-B(4), 2008, §3.2; reference document 001 §1.2–1.3",
+    source: "Chan, Lin & Ho, IEICE Trans. Commun. E91-B(4), 2008, Sect. 3.2; ns-2.35 Vegas (tcp-vegas.cc) where the paper is silent",
     params: &[
         Param::new("alpha", T::Number, "packets", V::Number(2.0), "fewer extra packets in the network than alpha: grow by (beta - delta) x succ packets per round (Eq. 3)", PAPER).range(0.0, 1e6),
         Param::new("beta", T::Number, "packets", V::Number(4.0), "more extra packets than beta: remove half the excess over (alpha + beta)/2 at once (Eq. 4)", PAPER).range(0.0, 1e6),
         Param::new("gamma", T::Number, "packets", V::Number(1.0), "more extra packets than gamma in a slow-start round: leave slow start", PAPER).range(0.0, 1e6),
-        Param::new("round_delta", T::Bool, "", V::Bool(true), "round the extra-packet estimate to an integer as ns-2 Vegas does (int(x + 0.5)); false compares the real value", REF001),
-        Param::new("exit_cut", T::Number, "", V::Number(0.125), "fraction of cwnd removed on leaving slow start (Vegas' 1/8); ssthresh becomes 2", REF001).range(0.0, 1.0),
-        Param::new("loss_window", T::Choice(&["vegas", "half"]), "", V::Choice("vegas"), "window after a loss: Vegas' (3/4 of W, 1/2 if a retransmission was lost; cwnd 2 after a timeout) or half of W (and the loss recovery's own window after a timeout)", REF001),
-        Param::new("reset_on_loss", T::Bool, "", V::Bool(true), "a fast retransmit or a timeout resets succ and incr to 0", REF001),
-        Param::new("increment_guard", T::Bool, "", V::Bool(true), "grow cwnd on an ACK only while cwnd - (snd_nxt - last_ack) <= 2 (ns-2 Vegas); false grows on every ACK", REF001),
+        Param::new("round_delta", T::Bool, "", V::Bool(true), "round the extra-packet estimate to an integer as ns-2 Vegas does (int(x + 0.5)); false compares the real value", OPEN),
+        Param::new("exit_cut", T::Number, "", V::Number(0.125), "fraction of cwnd removed on leaving slow start (Vegas' 1/8); ssthresh becomes 2", OPEN).range(0.0, 1.0),
+        Param::new("loss_window", T::Choice(&["vegas", "half"]), "", V::Choice("vegas"), "window after a loss: Vegas' (3/4 of W, 1/2 if a retransmission was lost; cwnd 2 after a timeout) or half of W (and the loss recovery's own window after a timeout)", OPEN),
+        Param::new("reset_on_loss", T::Bool, "", V::Bool(true), "a fast retransmit or a timeout resets succ and incr to 0", OPEN),
+        Param::new("increment_guard", T::Bool, "", V::Bool(true), "grow cwnd on an ACK only while cwnd - (snd_nxt - last_ack) <= 2 (ns-2 Vegas); false grows on every ACK", OPEN),
     ],
     check,
     relations: Relations { default_recovery: Some("vegas"), ..Relations::NONE },

@@ -1,8 +1,9 @@
 //! TCP Vegas window control, with ns-2.35 `Agent/TCP/Vegas` semantics.
 //!
 //! Brakmo & Peterson, "TCP Vegas: End to End Congestion Avoidance on a Global Internet",
-//! IEEE JSAC 13(8):1465–1480, 1995, doi:10.1109/49.464716, §3.2–3.3; reference document
-//! 001 §1.1 (Eqs. 1–2 and its [NS2-REF] notes); ns-2.35 `tcp/tcp-vegas.cc`
+//! IEEE JSAC 13(8):1465–1480, 1995, doi:10.1109/49.464716, §3.2–3.3; Chan, Lin & Ho,
+//! IEICE Trans. Commun. E91-B(4), 2008 (reference document 001), Sect. 3.1, Eqs. (1)–(2);
+//! ns-2.35 `tcp/tcp-vegas.cc`
 //! (`VegasTcpAgent::recv`, `vegas_expire`, `timeout`) and `tcl/lib/ns-default.tcl`.
 //!
 //! Once per round, on the first new ACK at or beyond `round_end` (the next packet to send
@@ -42,7 +43,7 @@
 //!
 //! Parameters (defaults, packets; ns-default.tcl): α = 1 (`v_alpha_`), β = 3 (`v_beta_`),
 //! γ = 1 (`v_gamma_`). ns-2 binds them as integers; Δ is an integer unless
-//! `round_delta = false` (reference document 001 §6 item 5 asks for the switch).
+//! `round_delta = false` (our switch: document 001 does not say whether its Δ is rounded).
 //!
 //! The measurement half of this file (samples, base_rtt, the round's Δ, the fine-grained
 //! timer, the loss response) is shared with Quick Vegas (tcp/cc/quick_vegas.rs), which
@@ -82,7 +83,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     family: Family::CongestionControl,
     name: "vegas",
     summary: "TCP Vegas: once per round compares expected and actual rates and keeps alpha..beta packets queued; slow start doubles every other round",
-    source: "Brakmo & Peterson, IEEE JSAC 13(8), 1995; ns-2.35 Agent/TCP/Vegas (tcp-vegas.cc); reference document 001 §1.1",
+    source: "Brakmo & Peterson, IEEE JSAC 13(8), 1995; ns-2.35 Agent/TCP/Vegas (tcp-vegas.cc); Chan, Lin & Ho 2008, Sect. 3.1",
     params: &[
         Param::new("alpha", T::Integer, "packets", V::Integer(1), "fewer extra packets in the network than alpha: grow cwnd by one packet per round (ns-2 v_alpha_)", NS2).range(0.0, 1e6),
         Param::new("beta", T::Integer, "packets", V::Integer(3), "more extra packets than beta: shrink cwnd by one packet per round (ns-2 v_beta_)", NS2).range(0.0, 1e6),

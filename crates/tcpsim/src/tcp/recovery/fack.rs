@@ -2,7 +2,7 @@
 //!
 //! Mathis & Mahdavi, "Forward Acknowledgement: Refining TCP Congestion Control", ACM
 //! SIGCOMM 1996 (`snd.fack`, `awnd = snd.nxt − snd.fack + retran_data`, rampdown,
-//! overdamping); RFC 2018 (SACK); reference document 004 §3.3 ("TCP Fack");
+//! overdamping); RFC 2018 (SACK); reference document 004 §II (its description of TCP Fack);
 //! ns-2.35 tcp-fack.cc (`FackTcpAgent::recv`, `oldack`, `send_much`, `timeout`,
 //! `window`) over the scoreboard of scoreboard.cc (`UpdateScoreBoard`, `CheckSndNxt`,
 //! `GetNextRetran`, `MarkRetran`). Needs a receiver that sends SACK blocks

@@ -1,7 +1,7 @@
 //! SACK loss recovery with a scoreboard and a `pipe` estimate: ns-2.35 `Agent/TCP/Sack1`.
 //!
 //! Fall & Floyd, "Simulation-based Comparisons of Tahoe, Reno, and SACK TCP", CCR 26(3),
-//! 1996; RFC 2018; reference document 004 §3.3 ("pipe"); ns-2.35 tcp-sack1.cc
+//! 1996; RFC 2018; reference document 004 §II (its description of the pipe); ns-2.35 tcp-sack1.cc
 //! (`Sack1TcpAgent::recv`, `dupack_action`, `send_much`, `partial_ack_action`, `timeout`)
 //! with the scoreboard of scoreboard-rq.cc (here `scoreboard.rs`). Needs a receiver that
 //! sends SACK blocks (`receiver = { ..., sack = true }`, ns-2 `Agent/TCPSink/Sack1`).

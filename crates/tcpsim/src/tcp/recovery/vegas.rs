@@ -1,8 +1,9 @@
 //! Vegas loss recovery: the retransmission mechanism of ns-2.35's `Agent/TCP/Vegas`.
 //!
 //! Brakmo & Peterson, "TCP Vegas: End to End Congestion Avoidance on a Global Internet",
-//! IEEE JSAC 13(8), 1995, §3.1 ("New retransmission mechanism"); reference document 001
-//! §1.1 (loss recovery and its [NS2-REF] notes); ns-2.35 `VegasTcpAgent::recv` and
+//! IEEE JSAC 13(8), 1995, §3.1 ("New retransmission mechanism"); Chan, Lin & Ho 2008
+//! (reference document 001), Sect. 3.1 (Vegas' retransmission and window cuts); ns-2.35
+//! `VegasTcpAgent::recv` and
 //! `VegasTcpAgent::timeout` (tcp/tcp-vegas.cc). The window rules of the same agent are
 //! `cc = "vegas"` (tcp/cc/vegas.rs); a scenario that names `cc = "vegas"` gets this
 //! recovery unless it names another.

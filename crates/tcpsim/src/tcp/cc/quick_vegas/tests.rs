@@ -28,8 +28,8 @@ fn ca(cwnd: f64) -> Window {
 }
 
 /// The paper's fluid round: the round's rule, then one ACK per packet of the window,
-/// each adding `incr` (§3.2: "the incr is served as the increment amount of congestion
-/// window after each ACK"), so a round adds incr × cwnd.
+/// each adding `incr` (Sect. 3.2.2: incr is added to the window on each ACK), so a round
+/// adds incr × cwnd.
 fn fluid_round(q: &mut QuickVegas, w: Window, delta: f64) -> Window {
     let w = q.decide(w, delta);
     Window { cwnd: w.cwnd + q.incr() * w.cwnd, ..w }
@@ -154,9 +154,9 @@ fn at_the_target_holds() {
 
 #[test]
 fn doubling_the_window_takes_thirteen_rounds_at_delta_zero() {
-    // Reference document 001 §4.3: from the equilibrium after halving (about 316) to
-    // 630 the increments are 4, 8, 12, …: 4·k(k+1)/2 ≥ 314 first at k = 13 (k = 12
-    // gives 312). Vegas needs 314 rounds.
+    // Our derivation for document 001's Sect. 5.1: from the equilibrium after halving
+    // (about 316) to 630 the increments are 4, 8, 12, …: 4·k(k+1)/2 ≥ 314 first at
+    // k = 13 (k = 12 gives 312). Vegas needs 314 rounds.
     let mut q = qv();
     let mut w = ca(316.0);
     let mut rounds = 0;
