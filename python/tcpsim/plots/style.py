@@ -3,7 +3,7 @@ package and the reproduction reports' figures (`tcpsim.reproduce.figures`): the 
 matplotlib settings (`STYLE`, applied with `styled`), new figures and axes (constrained
 layout, so titles, labels and legends never overlap), the styles that keep up to
 `MAX_LEGEND` flows apart (`flow_styles`), legends, axis styling, the message of a plot
-without data, and saving in one of `FORMATS` at `DPI`.
+without data, and saving in one of `FORMATS` at `DPI` (both from `tcpsim._figure_format`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Callable, Dict, List, Optional, Tuple, TypeVar
 import matplotlib
 from matplotlib.figure import Figure
 
+from .._figure_format import DPI, FORMATS, check_format
 from ..results import PathLike
 
 
@@ -26,15 +27,6 @@ MAX_LEGEND = 30
 #: Line styles combined with the ten colours of matplotlib's "tab10" cycle: 40 distinct
 #: (colour, dash) pairs, so flows never share a look below `MAX_LEGEND`.
 LINE_STYLES = ("-", "--", ":", "-.")
-
-#: Resolution of the raster (PNG) files every figure is written at, dots per inch.
-#: 200 dpi keeps a 9-inch-wide plot sharp when a journal column shrinks it to 3.5 inches
-#: (about 500 dpi there); PDF and SVG are vector files and ignore it except for images.
-DPI = 200
-
-#: The file formats the plots are written in (``--format`` of `tcpsim plot`, `tcpsim run
-#: --plot` and `tcpsim reproduce`); the first is the default.
-FORMATS = ("png", "pdf", "svg")
 
 #: The matplotlib settings every figure is drawn with (`styled`). Font sizes in points,
 #: for figures 7-9 inches wide: readable when printed at that width and still legible
@@ -84,13 +76,6 @@ def _new_axes(ax, figsize=(9, 4.5)):
         return ax.figure, ax
     fig = new_figure(figsize)
     return fig, fig.add_subplot()
-
-
-def check_format(fmt: str) -> str:
-    """`fmt` itself if it is one of `FORMATS`, else a ValueError naming them."""
-    if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    return fmt
 
 
 def legend(ax, title: Optional[str] = None, outside: Optional[bool] = None):
