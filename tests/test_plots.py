@@ -128,7 +128,7 @@ def test_queue_plot_has_length_red_average_and_drop_panel(run, tmp_path):
     assert top.get_ylabel() == "queue length (packets)"
     assert [line.get_label() for line in top.get_lines()] == ["queue length", "RED average"]
     assert bottom.get_xlabel() == "time (s)"
-    assert bottom.get_ylabel() == "drops per 100 ms\n(packets)"
+    assert bottom.get_title() == "Drops per 100 ms" and bottom.get_ylabel() == "packets"
     q = run.queues.set_index("queue").loc["r1->r2"]
     assert q["early_drops"] > 0 and q["overflow_drops"] > 0  # the scenario drops both ways
     # totals in the legend = the queue table's counters = the sum of the per-interval bars
@@ -539,7 +539,7 @@ def test_queue_plot_shows_ecn_marks_beside_the_drops(small_scenario):
     bottom = plots.plot_queue(r).axes[1]
     texts = _legend_texts(bottom)
     assert f"ECN marks: {q['marks']:,}" in texts
-    assert bottom.get_ylabel() == "drops and ECN marks per 100 ms\n(packets)"
+    assert bottom.get_title() == "Drops and ECN marks per 100 ms" and bottom.get_ylabel() == "packets"
     marks = next(p for p in bottom.patches if p.get_label().startswith("ECN marks"))
     values, _edges, baseline = marks.get_data()
     assert not marks.get_fill() and not np.any(baseline)  # a line of its own, not stacked

@@ -133,7 +133,7 @@ def _drops_panel(ax, names: List[str], counts: Dict[str, pd.DataFrame], interval
                  kind: str = ""):
     """The panel of drops per sampling interval: early and overflow drops stacked (both
     are packets lost), ECN marks as a separate line (a marked packet is not lost), the
-    y label naming what is shown."""
+    title naming what is shown."""
     per = f"{interval * 1e3:g} ms" if interval else "interval"
     any_data = any(not df.empty for df in counts.values())
     if not any_data:
@@ -175,8 +175,9 @@ def _drops_panel(ax, names: List[str], counts: Dict[str, pd.DataFrame], interval
                 marked = marked or key == "marks"
                 ax.step(df.index, df[name], where="pre", color=color, linestyle=style,
                         linewidth=0.9, label=f"{name} {_DROP_STYLE[key][0]}: {int(df[name].sum()):,}")
-    what = "drops and ECN marks" if marked else "drops"
-    _style(ax, None, "time (s)", f"{what} per {per}\n(packets)", right=ax.get_xlim()[1])
+    # what the panel counts goes in its title: as a y label it would not fit the panel
+    what = "Drops and ECN marks" if marked else "Drops"
+    _style(ax, f"{what} per {per}", "time (s)", "packets", right=ax.get_xlim()[1])
     legend(ax, None, outside=False)
 
 
