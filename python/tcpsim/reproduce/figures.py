@@ -116,7 +116,8 @@ def _against_time(fig: Figure, runs):
             u = res.series("utilization", [_bottleneck(res)])
             if not u.empty:
                 interval = sampling_interval(res)
-                per = f"{interval:g} s" if interval and interval >= 1 else f"{interval * 1e3:g} ms"
+                if interval:
+                    per = f"{interval:g} s" if interval >= 1 else f"{interval * 1e3:g} ms"
                 ax.step(u.index, u.iloc[:, 0].values, where="pre", label=c.label, lw=1.1)
         elif fig.kind == "throughput":
             s = throughput_series(res, tcp).sum(axis=1)
