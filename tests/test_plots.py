@@ -128,7 +128,7 @@ def test_queue_plot_has_length_red_average_and_drop_panel(run, tmp_path):
     assert top.get_ylabel() == "queue length (packets)"
     assert [line.get_label() for line in top.get_lines()] == ["queue length", "RED average"]
     assert bottom.get_xlabel() == "time (s)"
-    assert bottom.get_ylabel() == "drops per 100 ms\n(packets)"
+    assert bottom.get_title() == "Drops per 100 ms" and bottom.get_ylabel() == "packets"
     q = run.queues.set_index("queue").loc["r1->r2"]
     assert q["early_drops"] > 0 and q["overflow_drops"] > 0  # the scenario drops both ways
     # totals in the legend = the queue table's counters = the sum of the per-interval bars
@@ -429,3 +429,118 @@ def test_results_html_view_escapes_names(small_scenario):
     html = r._repr_html_()
     assert "&lt;reno&gt;" in html and "<reno>" not in html
     assert "aggregate goodput" in html and "<table" in html
+
+
+# --------------------------------------------------------------------------- issue 17: publication-ready figures
+
+
+def _png_dpi(path: Path):
+    from PIL import Image
+
+    with Image.open(path) as im:
+        return im.info.get("dpi", (0, 0))
+
+
+def _texts(fig):
+    """Every title, axis label and legend text of a figure."""
+    out = [fig._suptitle.get_text()] if fig._suptitle is not None else []
+    for ax in fig.axes:
+        out += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+        if ax.get_legend() is not None:
+            out.append(ax.get_legend().get_title().get_text())
+    return [t for t in out if t]
+
+
+def _internal_names(results):
+    return (set(results.metrics()) | set(results.flows.columns) | set(results.queues.columns)
+            | set(results.links.columns))
+
+
+def test_run_plots_are_written_at_150_dpi_or_more_with_labels_in_words(run, tmp_path):
+    from tcpsim.plots.standard import RUN_PLOTS
+
+    written = plots.plot_all(run, tmp_path)
+    assert written
+    for path in written:
+        assert min(_png_dpi(path)) >= 150, path.name
+    internal = _internal_names(run)
+    with_underscore = [n for n in internal if "_" in n]
+    for name, draw, _needs in RUN_PLOTS:
+        fig = draw(run)
+        for text in _texts(fig):
+            assert text not in internal, (name, text)
+            assert not [n for n in with_underscore if n in text], (name, text)
+        for ax in fig.axes:
+            if ax.get_legend() is not None:  # legends readable: no shrunk fonts
+                assert min(t.get_fontsize() for t in ax.get_legend().get_texts()) >= 9, name
+        assert fig.get_layout_engine() is not None, name  # constrained layout: no overlaps
+
+
+def test_sweep_plots_are_written_at_150_dpi_or_more_with_metrics_in_words(sweep_table, tmp_path):
+    written = plots.plot_sweep_all(sweep_table, tmp_path)
+    assert written
+    for path in written:
+        assert min(_png_dpi(path)) >= 150, path.name
+        metric = path.stem[len("sweep_"):]
+        ax = plots.sweep_plot(sweep_table, y=metric).axes[0]
+        assert ax.get_ylabel() != metric and not ("_" in metric and metric in ax.get_ylabel())
+        assert ax.get_ylabel() == plots.sweep_table._axis_label(metric)
+
+
+def test_format_option_writes_pdf_and_svg(small_scenario_file, sweep_dir, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert cli_main(["run", str(small_scenario_file), "--out", str(out), "-q", "--plot",
+                     "--format", "pdf"]) == 0
+    pdfs = sorted(p.name for p in out.glob("*.pdf"))
+    assert pdfs == sorted(f"{name}.pdf" for name, _, _ in plots.RUN_PLOTS)
+    assert not list(out.glob("*.png"))
+    for p in out.glob("*.pdf"):
+        data = p.read_bytes()
+        assert data[:5] == b"%PDF-" and b"/Type3" not in data  # fonts embedded as TrueType
+
+    assert cli_main(["plot", str(out), "--format", "svg", "--out", str(tmp_path / "svg")]) == 0
+    svgs = [Path(p) for p in capsys.readouterr().out.split()]
+    assert [p.suffix for p in svgs] == [".svg"] * len(plots.RUN_PLOTS)
+    text = svgs[0].read_text()
+    assert "<svg" in text and "time (s)" in text  # labels kept as text, editable
+
+    assert cli_main(["plot", str(sweep_dir), "--format", "pdf", "--y", "jain_index",
+                     "--out", str(tmp_path / "sweep")]) == 0
+    assert (tmp_path / "sweep" / "sweep_jain_index.pdf").read_bytes()[:5] == b"%PDF-"
+
+    with pytest.raises(ValueError, match="format must be one of png, pdf, svg"):
+        plots.plot_all(tcpsim.Results.__new__(tcpsim.Results), tmp_path, format="eps")
+    with pytest.raises(SystemExit):
+        cli_main(["plot", str(out), "--format", "eps"])
+
+
+def test_throughput_delay_tells_congestion_controls_apart(small_scenario):
+    text = small_scenario.replace('recovery = "newreno"', 'cc = "vegas"\nrecovery = "vegas"')
+    r = tcpsim.run(text)
+    assert sorted(r.flows["cc"]) == ["reno", "vegas"]
+    ax = plots.plot_throughput_delay(r).axes[0]
+    assert _legend_texts(ax) == ["reno (1 flow)", "vegas (1 flow)"]
+    assert ax.get_legend().get_title().get_text() == "congestion control"
+    reno, vegas = ax.collections
+    assert reno.get_facecolor().tolist() != vegas.get_facecolor().tolist()
+    assert reno.get_paths()[0] != vegas.get_paths()[0]  # different markers too
+    # several runs: colour per run, marker per cc, the legend names both
+    ax = plots.plot_throughput_delay({"A": r, "B": r}).axes[0]
+    assert _legend_texts(ax) == ["A, reno (1 flow)", "A, vegas (1 flow)",
+                                 "B, reno (1 flow)", "B, vegas (1 flow)"]
+
+
+def test_queue_plot_shows_ecn_marks_beside_the_drops(small_scenario):
+    text = small_scenario.replace("max_th = 15 }", "max_th = 15, ecn = true }") \
+        .replace("max_window = 100", "max_window = 100\necn = true")
+    r = tcpsim.run(text)
+    q = r.queues.set_index("queue").loc["r1->r2"]
+    assert q["marks"] > 0
+    bottom = plots.plot_queue(r).axes[1]
+    texts = _legend_texts(bottom)
+    assert f"ECN marks: {q['marks']:,}" in texts
+    assert bottom.get_title() == "Drops and ECN marks per 100 ms" and bottom.get_ylabel() == "packets"
+    marks = next(p for p in bottom.patches if p.get_label().startswith("ECN marks"))
+    values, _edges, baseline = marks.get_data()
+    assert not marks.get_fill() and not np.any(baseline)  # a line of its own, not stacked
+    assert round(float(np.sum(values))) == q["marks"]

@@ -58,6 +58,14 @@ examples:
 """
 
 
+def _add_format_argument(parser, what: str) -> None:
+    from ._figure_format import DPI, FORMATS
+
+    parser.add_argument("--format", choices=FORMATS, default=FORMATS[0],
+                        help=f"file format of {what}: {', '.join(FORMATS)} (default {FORMATS[0]}, "
+                             f"at {DPI} dpi; pdf and svg are vector files for papers)")
+
+
 def _memory_size(text: str) -> int:
     """A size with the scenario files' units ("16GiB"), in bytes."""
     from ._core import parse_quantity
@@ -102,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--csv", action="store_true", help="also write each table as CSV")
     run.add_argument("--plot", action="store_true",
                      help="write the run's plots (see `tcpsim plot --help`; the time-series ones need [monitor] interval)")
+    _add_format_argument(run, "--plot's files")
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print nothing but errors (no tables, no progress bar)")
     run.add_argument("--all", action="store_true",
@@ -126,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     plot = sub.add_parser(
         "plot",
         help="draw the plots of a saved run or sweep directory",
-        description="Draw PNGs from a results directory (written by `tcpsim run --out`): "
+        description="Draw plots (PNG, or PDF or SVG with --format) from a results directory (written by `tcpsim run --out`): "
                     "cwnd.png, throughput.png, queue.png, utilization.png, loss.png, "
                     "delay.png (from the time series), goodput_cdf.png, "
                     "throughput_delay.png (from the flows table); or from a sweep "
@@ -138,7 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plot.add_argument("results", metavar="DIR",
                       help="directory written by `tcpsim run --out` or by `tcpsim sweep`")
-    plot.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
+    plot.add_argument("--out", metavar="DIR", help="where to write the plots (default: DIR)")
+    _add_format_argument(plot, "the plots")
     plot.add_argument("--x", metavar="PARAM",
                       help="sweep: parameter on the x axis (default: the numeric parameter "
                            "with the most values)")
@@ -307,7 +317,7 @@ def _cmd_run(args) -> int:
             if args.plot:
                 from .plots import plot_all
 
-                pngs = plot_all(results, out)
+                pngs = plot_all(results, out, format=args.format)
                 if pngs:
                     written.append("plots " + ", ".join(p.name for p in pngs))
                 if not args.quiet:
@@ -428,7 +438,7 @@ def _plot_run(args, d: Path) -> int:
     except (OSError, ValueError) as e:
         return _fail(str(e), status=1)
     try:
-        pngs = plot_all(results, args.out or d)
+        pngs = plot_all(results, args.out or d, format=args.format)
     except OSError as e:
         return _fail(f"cannot write plots to {args.out or d}: {e}", status=1)
     if not pngs:
@@ -460,7 +470,7 @@ def _plot_sweep(args, d: Path) -> int:
         ys = [y.strip() for arg in args.y for y in arg.split(",") if y.strip()]
     try:
         pngs = plot_sweep_all(table, args.out or d, x=args.x, y=ys, hue=args.hue,
-                              error=args.error, col=args.col)
+                              error=args.error, col=args.col, format=args.format)
     except ValueError as e:
         return _fail(f"{d}: {e}")
     except OSError as e:

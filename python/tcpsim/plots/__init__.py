@@ -1,14 +1,18 @@
 """Plots of a run's time series and of a sweep's metrics (matplotlib, no pyplot state:
 safe on headless machines and in threads).
 
-Run plots take `Results`, draw on a new figure (or on `ax` if given), save a PNG when
-`path` is given, and return the figure. `plot_all` writes the standard set:
+Run plots take `Results`, draw on a new figure (or on `ax` if given), save it when
+`path` is given (PNG, PDF or SVG by the path's suffix: `FORMATS`; PNG at `DPI` dots per
+inch), and return the figure. Every figure is drawn in one style (`style.STYLE`: font
+sizes, constrained layout, fonts embedded in PDF). `plot_all` writes the standard set
+(``format="pdf"`` or ``"svg"``: the same names with that suffix):
 
 - ``cwnd.png``: congestion window of each flow (packets) vs time;
 - ``throughput.png``: per-flow throughput (Mbit/s, from bytes delivered per interval,
   1 s moving average) vs time;
 - ``queue.png``: queue length and RED's average (packets) vs time, above a panel of the
-  drops per sampling interval split into early (RED) and overflow drops (and ECN marks);
+  drops per sampling interval split into early (RED) and overflow drops, and the ECN
+  marks as a line of their own;
 - ``utilization.png``: utilization (% of the link rate, per sampling interval) of the
   busiest sampled link directions vs time;
 - ``loss.png``: loss rate (drops / arrivals per sampling interval, %) of the busiest
@@ -16,7 +20,8 @@ Run plots take `Results`, draw on a new figure (or on `ax` if given), save a PNG
 - ``delay.png``: queueing delay (mean wait of the packets that left in each interval,
   ms) of the busiest queue vs time;
 - ``goodput_cdf.png``: the CDF of per-flow goodput (from the flows table);
-- ``throughput_delay.png``: each flow's goodput against its mean RTT (flows table).
+- ``throughput_delay.png``: each flow's goodput against its mean RTT (flows table), one
+  marker per congestion control.
 
 The time series exists only when the scenario has ``[monitor] interval = ...``; the last
 two plots need none. `plot_goodput_cdf` and `plot_throughput_delay` also take several
@@ -32,13 +37,13 @@ Sweep plots take the table of `tcpsim.sweep.run_sweep` / `load_sweep`:
 `sweep_plot(table, x=parameter, y=metric, hue=other_parameter)` draws the metric's mean
 over seeds against a swept parameter, one line per value of `hue`, with error bars of
 ± one standard deviation across seeds (``error="sd"``, the default) or a 95 % confidence
-interval of the mean (``error="ci95"``, Student's t). `plot_sweep_all` writes one PNG per
-metric (``sweep_<metric>.png``).
+interval of the mean (``error="ci95"``, Student's t). `plot_sweep_all` writes one PNG (or
+``format=`` PDF, SVG) per metric (``sweep_<metric>.png``).
 
 Modules, one subject each (every public name is importable from here,
 ``tcpsim.plots.plot_cwnd``): `flows` (per-flow time series and the flows table),
 `queues`, `links`, `standard` (`plot_all`), `sweeps` (sweep plots) and what they share:
-`style` (figures, flow styles, legends, saving), `series` (reading a run's time series),
+`style` (the shared style, figures, flow styles, legends, saving), `series` (reading a run's time series),
 `sweep_table` (reading a sweep table).
 """
 
@@ -46,7 +51,7 @@ from __future__ import annotations
 
 # The public names of each module; those beside __all__ (metric names, limits, RUN_PLOTS)
 # stay importable from here as they were before the split.
-from .style import MAX_LEGEND, LINE_STYLES, DPI, flow_styles
+from .style import MAX_LEGEND, LINE_STYLES, DPI, FORMATS, STYLE, flow_styles
 from .series import (CWND, DELIVERED, QUEUE_LENGTH, RED_AVERAGE, EARLY_DROPS, OVERFLOW_DROPS,
                      MARKS, UTILIZATION, ARRIVALS, SOJOURN, sampling_interval)
 from .flows import plot_cwnd, plot_throughput, plot_goodput_cdf, plot_throughput_delay
@@ -68,6 +73,8 @@ __all__ = [
     "plot_throughput_delay",
     "plot_all",
     "flow_styles",
+    "FORMATS",
+    "DPI",
     "busiest_queues",
     "sampling_interval",
     "sweep_plot",

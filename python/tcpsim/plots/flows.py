@@ -12,8 +12,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..results import PathLike, Results
-from .series import CWND, DELIVERED, _duration, _flow_order, _metric, sampling_interval
-from .style import MAX_LEGEND, _legend, _new_axes, _no_data, _save, _style, flow_styles
+from .series import CWND, DELIVERED, _duration, _flow_order, _metric, interval_series, smoothed
+from .style import MAX_LEGEND, legend, _new_axes, _no_data, save, _style, flow_styles, styled
 
 
 def _draw_flows(ax, wide: pd.DataFrame, order: List[str], *, step: bool = False) -> Optional[str]:
@@ -45,6 +45,7 @@ def _draw_flows(ax, wide: pd.DataFrame, order: List[str], *, step: bool = False)
     return f"{len(order)} flows"
 
 
+@styled
 def plot_cwnd(results: Results, path: Optional[PathLike] = None, *,
               flows: Optional[Iterable[str]] = None, ax=None) -> Figure:
     """Congestion window (packets) of each flow vs time."""
@@ -55,10 +56,11 @@ def plot_cwnd(results: Results, path: Optional[PathLike] = None, *,
         _no_data(ax, "cwnd samples")
     legend_title = _draw_flows(ax, wide, _flow_order(results, wide))
     _style(ax, "Congestion window", "time (s)", "cwnd (packets)", right=_duration(results, wide))
-    _legend(ax, legend_title)
-    return _save(fig, path)
+    legend(ax, legend_title)
+    return save(fig, path)
 
 
+@styled
 def plot_throughput(results: Results, path: Optional[PathLike] = None, *,
                     flows: Optional[Iterable[str]] = None, average: Optional[float] = 1.0,
                     ax=None) -> Figure:
@@ -67,24 +69,15 @@ def plot_throughput(results: Results, path: Optional[PathLike] = None, *,
     In-order delivery is bursty (a recovered hole releases a window at once), so each
     curve is a centred moving average over `average` seconds (None: raw intervals)."""
     fig, ax = _new_axes(ax)
-    metric = _metric(results, DELIVERED)
-    wide = results.series(metric, flows) if metric else pd.DataFrame()
-    interval = sampling_interval(results) if not wide.empty else None
-    if wide.empty or interval is None:
-        _no_data(ax, "delivered_bytes samples")
-        wide = pd.DataFrame()
-    mbps = wide * 8.0 / interval / 1e6 if interval else wide
-    samples = max(1, int(round(average / interval))) if (average and interval) else 1
-    if samples > 1:
-        mbps = mbps.rolling(samples, min_periods=1, center=True).mean()
-        how = f"{samples * interval:g} s average"
-    else:
-        how = f"per {interval * 1e3:g} ms" if interval else ""
+    wide, interval = interval_series(results, DELIVERED, flows)
+    if interval is None:
+        _no_data(ax, "delivered-bytes samples")
+    mbps, samples, how = smoothed(wide * 8.0 / interval / 1e6 if interval else wide, interval, average)
     legend_title = _draw_flows(ax, mbps, _flow_order(results, mbps), step=samples <= 1)
     label = f"throughput (Mbit/s, {how})" if how else "throughput (Mbit/s)"
     _style(ax, "Per-flow throughput (goodput)", "time (s)", label, right=_duration(results, mbps))
-    _legend(ax, legend_title)
-    return _save(fig, path)
+    legend(ax, legend_title)
+    return save(fig, path)
 
 
 def _runs(results, labels: Optional[Sequence[str]]) -> List[Tuple[str, Results]]:
@@ -100,6 +93,7 @@ def _runs(results, labels: Optional[Sequence[str]]) -> List[Tuple[str, Results]]
     return list(zip(names, runs))
 
 
+@styled
 def plot_goodput_cdf(results, path: Optional[PathLike] = None, *,
                      labels: Optional[Sequence[str]] = None, ax=None) -> Figure:
     """Empirical CDF of per-flow goodput (Mbit/s): the fraction of flows whose goodput is
@@ -119,30 +113,48 @@ def plot_goodput_cdf(results, path: Optional[PathLike] = None, *,
                 label=f"{label} ({gp.size} flows)" if label else f"{gp.size} flows")
     _style(ax, "Per-flow goodput", "goodput (Mbit/s)", "fraction of flows (CDF)", left0=False)
     ax.set_ylim(0, 1.0)
-    _legend(ax, None, outside=len(runs) > 6)
-    return _save(fig, path)
+    legend(ax, None, outside=len(runs) > 6)
+    return save(fig, path)
 
 
+#: Markers of the congestion controls in `plot_throughput_delay`, in the order they
+#: first appear.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+@styled
 def plot_throughput_delay(results, path: Optional[PathLike] = None, *,
                           labels: Optional[Sequence[str]] = None, ax=None) -> Figure:
     """Throughput–delay scatter: each flow's goodput (Mbit/s) against its mean RTT (ms,
     from its RTT samples; flows without samples, such as CBR, are left out). `results`
-    as in `plot_goodput_cdf`, one colour and marker per run: the trade-off AQM studies
-    show (a shorter queue lowers the delay for a little throughput)."""
+    as in `plot_goodput_cdf`: the trade-off AQM studies show (a shorter queue lowers the
+    delay for a little throughput).
+
+    Flows are told apart by their congestion control (the flows table's ``cc``): one
+    marker each, and with a single run one colour each too; with several runs the colour
+    is the run's. The legend names each (run and) congestion control with its flows."""
     fig, ax = _new_axes(ax, figsize=(7, 4.5))
     runs = _runs(results, labels)
-    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
-    for i, ((label, r), (color, _)) in enumerate(zip(runs, flow_styles(len(runs)))):
+    ccs: List[str] = []
+    for _, r in runs:
+        if "cc" in r.flows:
+            ccs += [c for c in pd.unique(r.flows["cc"].dropna().astype(str)) if c not in ccs]
+    run_colors = flow_styles(len(runs))
+    for i, (label, r) in enumerate(runs):
         f = r.flows
         f = f[np.isfinite(f["rtt_mean_s"].astype(float))] if "rtt_mean_s" in f else f.iloc[0:0]
-        if f.empty:
-            continue
-        ax.scatter(f["rtt_mean_s"].astype(float) * 1e3, f["goodput_bps"].astype(float) / 1e6,
-                   s=28, color=color, marker=markers[i % len(markers)], alpha=0.85,
-                   label=f"{label} ({len(f)} flows)" if label else None)
+        groups = f.groupby(f["cc"].astype(str), sort=False) if "cc" in f else [("", f)]
+        for cc, g in groups:
+            if g.empty:
+                continue
+            k = ccs.index(cc) if cc in ccs else 0
+            color = run_colors[i][0] if len(runs) > 1 else f"C{k % 10}"
+            who = ", ".join(w for w in (label, cc) if w)
+            ax.scatter(g["rtt_mean_s"].astype(float) * 1e3, g["goodput_bps"].astype(float) / 1e6,
+                       s=36, color=color, marker=MARKERS[k % len(MARKERS)], alpha=0.85,
+                       label=f"{who} ({len(g)} flow{'s' if len(g) != 1 else ''})")
     if not ax.collections:
         _no_data(ax, "RTT samples")
     _style(ax, "Throughput and delay per flow", "mean RTT (ms)", "goodput (Mbit/s)", left0=False)
-    if len(runs) > 1:
-        _legend(ax, None, outside=len(runs) > 6)
-    return _save(fig, path)
+    legend(ax, "run, congestion control" if len(runs) > 1 else "congestion control")
+    return save(fig, path)

@@ -7,12 +7,11 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 import numpy as np
-import pandas as pd
 from matplotlib.figure import Figure
 
 from ..results import PathLike, Results
-from .series import UTILIZATION, _duration, _metric, sampling_interval
-from .style import _legend, _new_axes, _no_data, _save, _style
+from .series import UTILIZATION, _duration, interval_series, smoothed
+from .style import legend, _new_axes, _no_data, save, _style, styled
 
 
 #: `plot_utilization` draws by default the busiest sampled link directions: at most
@@ -21,6 +20,7 @@ MAX_LINKS = 6
 MIN_LINK_PCT = 1.0
 
 
+@styled
 def plot_utilization(results: Results, path: Optional[PathLike] = None, *,
                      links: Optional[Iterable[str]] = None, average: Optional[float] = None,
                      ax=None) -> Figure:
@@ -33,12 +33,9 @@ def plot_utilization(results: Results, path: Optional[PathLike] = None, *,
     default every sampling interval is shown as it is (a value can exceed 100 % by up to
     one packet, which counts entirely in the interval its transmission starts in)."""
     fig, ax = _new_axes(ax)
-    metric = _metric(results, UTILIZATION)
-    wide = results.series(metric, links) if metric else pd.DataFrame()
-    interval = sampling_interval(results) if not wide.empty else None
-    if wide.empty or interval is None:
+    wide, interval = interval_series(results, UTILIZATION, links)
+    if interval is None:
         _no_data(ax, "utilization samples")
-        wide = pd.DataFrame()
     pct = wide * 100.0
     hidden = 0
     if links is None and len(pct.columns):
@@ -48,12 +45,7 @@ def plot_utilization(results: Results, path: Optional[PathLike] = None, *,
         keep = (busy or list(ranked.index[:1]))[:MAX_LINKS]
         hidden = len(ranked) - len(keep)
         pct = pct[keep]
-    samples = max(1, int(round(average / interval))) if (average and interval) else 1
-    if samples > 1:
-        pct = pct.rolling(samples, min_periods=1, center=True).mean()
-        how = f"{samples * interval:g} s average"
-    else:
-        how = f"per {interval * 1e3:g} ms" if interval else ""
+    pct, samples, how = smoothed(pct, interval, average)
     whole = {}
     if "link" in results.links and "utilization" in results.links:
         whole = dict(zip(results.links["link"], results.links["utilization"].astype(float)))
@@ -71,5 +63,5 @@ def plot_utilization(results: Results, path: Optional[PathLike] = None, *,
     ax.axhline(100, color="0.5", linewidth=0.8, linestyle=":")
     title = f"{len(pct.columns)} busiest of {len(pct.columns) + hidden} sampled link directions" \
         if hidden else None
-    _legend(ax, title, outside=False)
-    return _save(fig, path)
+    legend(ax, title, outside=False)
+    return save(fig, path)

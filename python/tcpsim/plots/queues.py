@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from ..results import PathLike, Results
 from .series import (ARRIVALS, EARLY_DROPS, MARKS, OVERFLOW_DROPS, QUEUE_LENGTH, RED_AVERAGE,
                      SOJOURN, _duration, _metric, sampling_interval)
-from .style import _colors, _legend, _new_axes, _no_data, _save, _style, flow_styles
+from .style import _colors, legend, _new_axes, _no_data, save, _style, flow_styles, styled
 
 
 def busiest_queues(results: Results, n: int = 1) -> List[str]:
@@ -48,6 +48,7 @@ def _queue_kind(results: Results, name: str) -> str:
     return ""
 
 
+@styled
 def plot_queue(results: Results, path: Optional[PathLike] = None, *,
                queues: Optional[Iterable[str]] = None, drops: Optional[str] = None,
                ax=None) -> Figure:
@@ -61,7 +62,7 @@ def plot_queue(results: Results, path: Optional[PathLike] = None, *,
 
     - ``"panel"`` (the default for a new figure): a second panel below the queue length
       with the packets dropped in each sampling interval, early (RED) and overflow (buffer
-      full) drops stacked, and ECN marks if any;
+      full) drops stacked, and the ECN marks, if any, as a line of their own;
     - ``"markers"`` (the default when `ax` is given): a rug of markers along the top of
       the queue plot at each interval with early drops (orange) or overflow drops (red);
     - ``"none"``: no drop events.
@@ -117,8 +118,8 @@ def plot_queue(results: Results, path: Optional[PathLike] = None, *,
         else:
             _drops_rug(ax, names, counts)
     if len(ax.get_legend_handles_labels()[1]) > 1:  # "queue length" alone needs none
-        _legend(ax, None, outside=False)
-    return _save(fig, path)
+        legend(ax, None, outside=False)
+    return save(fig, path)
 
 
 _DROP_STYLE = {
@@ -130,11 +131,15 @@ _DROP_STYLE = {
 
 def _drops_panel(ax, names: List[str], counts: Dict[str, pd.DataFrame], interval: Optional[float],
                  kind: str = ""):
+    """The panel of drops per sampling interval: early and overflow drops stacked (both
+    are packets lost), ECN marks as a separate line (a marked packet is not lost), the
+    title naming what is shown."""
     per = f"{interval * 1e3:g} ms" if interval else "interval"
     any_data = any(not df.empty for df in counts.values())
     if not any_data:
         ax.text(0.5, 0.5, "no drop samples in the time series", ha="center", va="center",
                 transform=ax.transAxes)
+    marked = False
     if len(names) == 1 and interval:
         name = names[0]
         bottom = None
@@ -147,11 +152,16 @@ def _drops_panel(ax, names: List[str], counts: Dict[str, pd.DataFrame], interval
             if total == 0 and (key == "marks" or (key == "early" and kind != "RED")):
                 continue
             label, color, _ = _DROP_STYLE[key]
-            base = np.zeros(len(values)) if bottom is None else bottom.reindex(values.index).fillna(0).to_numpy()
-            # a sample at time t counts the packets of the interval (t - interval, t]:
-            # one stacked step patch per kind (thousands of bars draw slowly)
+            # a sample at time t counts the packets of the interval (t - interval, t]
             t = values.index.to_numpy(dtype=float)
             edges = np.concatenate([[t[0] - interval], t]) if len(t) else np.zeros(1)
+            if key == "marks":
+                marked = True
+                ax.stairs(values.to_numpy(), edges, color=color, linewidth=1.2,
+                          label=f"{label}: {total:,}")
+                continue
+            # one stacked step patch per kind of drop (thousands of bars draw slowly)
+            base = np.zeros(len(values)) if bottom is None else bottom.reindex(values.index).fillna(0).to_numpy()
             ax.stairs(base + values.to_numpy(), edges, baseline=base, fill=True, color=color,
                       linewidth=0, label=f"{label}: {total:,}")
             bottom = values if bottom is None else bottom.add(values, fill_value=0)
@@ -162,10 +172,13 @@ def _drops_panel(ax, names: List[str], counts: Dict[str, pd.DataFrame], interval
                 df = counts[key]
                 if name not in df.columns or (key == "marks" and df[name].sum() == 0):
                     continue
+                marked = marked or key == "marks"
                 ax.step(df.index, df[name], where="pre", color=color, linestyle=style,
                         linewidth=0.9, label=f"{name} {_DROP_STYLE[key][0]}: {int(df[name].sum()):,}")
-    _style(ax, None, "time (s)", f"drops per {per}\n(packets)", right=ax.get_xlim()[1])
-    _legend(ax, None, outside=False)
+    # what the panel counts goes in its title: as a y label it would not fit the panel
+    what = "Drops and ECN marks" if marked else "Drops"
+    _style(ax, f"{what} per {per}", "time (s)", "packets", right=ax.get_xlim()[1])
+    legend(ax, None, outside=False)
 
 
 def _drops_rug(ax, names: List[str], counts: Dict[str, pd.DataFrame]):
@@ -185,6 +198,7 @@ def _drops_rug(ax, names: List[str], counts: Dict[str, pd.DataFrame]):
                 label=f"{label}: {int(hits.sum()):,}")
 
 
+@styled
 def plot_loss_rate(results: Results, path: Optional[PathLike] = None, *,
                    queues: Optional[Iterable[str]] = None, ax=None) -> Figure:
     """Loss rate over time: the packets a queue dropped (early and overflow drops) in each
@@ -213,10 +227,11 @@ def plot_loss_rate(results: Results, path: Optional[PathLike] = None, *,
     how = f"per {interval * 1e3:g} ms" if interval else "per interval"
     _style(ax, "Loss rate", "time (s)", f"loss rate (% of arrivals, {how})",
            right=_duration(results, arrivals))
-    _legend(ax, None, outside=False)
-    return _save(fig, path)
+    legend(ax, None, outside=False)
+    return save(fig, path)
 
 
+@styled
 def plot_queue_delay(results: Results, path: Optional[PathLike] = None, *,
                      queues: Optional[Iterable[str]] = None, ax=None) -> Figure:
     """Queueing delay over time (ms): the mean time the packets that left a queue in each
@@ -239,5 +254,5 @@ def plot_queue_delay(results: Results, path: Optional[PathLike] = None, *,
     how = f"mean per {interval * 1e3:g} ms" if interval else "mean per interval"
     _style(ax, "Queueing delay", "time (s)", f"queueing delay (ms, {how})",
            right=_duration(results, delay))
-    _legend(ax, None, outside=False)
-    return _save(fig, path)
+    legend(ax, None, outside=False)
+    return save(fig, path)

@@ -5,7 +5,7 @@ sampling interval and duration, and the order of its flows.
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -52,3 +52,28 @@ def _duration(results: Results, wide: pd.DataFrame) -> Optional[float]:
 def _flow_order(results: Results, wide: pd.DataFrame) -> List[str]:
     names = [n for n in results.flows.get("name", pd.Series([], dtype=object)) if n in wide.columns]
     return names + [c for c in wide.columns if c not in names]
+
+
+def interval_series(results: Results, candidates: Sequence[str],
+                    names: Optional[Iterable[str]] = None) -> Tuple[pd.DataFrame, Optional[float]]:
+    """The first of `candidates` the run sampled, one column per entity of `names` (all
+    by default), and the sampling interval in seconds — or an empty frame and None when
+    the run has no such samples, so a plot draws its "no data" note instead."""
+    metric = _metric(results, candidates)
+    wide = results.series(metric, names) if metric else pd.DataFrame()
+    interval = sampling_interval(results) if not wide.empty else None
+    if interval is None:
+        return pd.DataFrame(), None
+    return wide, interval
+
+
+def smoothed(wide: pd.DataFrame, interval: Optional[float],
+             average: Optional[float]) -> Tuple[pd.DataFrame, int, str]:
+    """`wide` as a centred moving average over `average` seconds (None: as sampled), the
+    number of samples averaged, and how the values were taken in words for an axis
+    label ("1 s average", "per 100 ms"; "" without an interval)."""
+    samples = max(1, int(round(average / interval))) if (average and interval) else 1
+    if samples > 1:
+        return (wide.rolling(samples, min_periods=1, center=True).mean(), samples,
+                f"{samples * interval:g} s average")
+    return wide, 1, (f"per {interval * 1e3:g} ms" if interval else "")

@@ -11,6 +11,7 @@ from ..results import PathLike, Results
 from .flows import plot_cwnd, plot_goodput_cdf, plot_throughput, plot_throughput_delay
 from .links import plot_utilization
 from .queues import plot_loss_rate, plot_queue, plot_queue_delay
+from .style import check_format
 from .series import (ARRIVALS, CWND, DELIVERED, QUEUE_LENGTH, RED_AVERAGE, SOJOURN,
                      UTILIZATION, _metric)
 
@@ -29,11 +30,13 @@ RUN_PLOTS = (
 )
 
 
-def plot_all(results: Results, directory: PathLike) -> List[Path]:
+def plot_all(results: Results, directory: PathLike, *, format: str = "png") -> List[Path]:
     """Writes the run plots into `directory` and returns the paths written: from the time
     series (when the scenario has ``[monitor] interval``) cwnd.png, throughput.png,
     queue.png, utilization.png, loss.png and delay.png, each if its metrics were sampled;
-    from the flows table goodput_cdf.png and throughput_delay.png."""
+    from the flows table goodput_cdf.png and throughput_delay.png. `format` is one of
+    `FORMATS` (``"pdf"``: cwnd.pdf, ...)."""
+    check_format(format)
     out = Path(directory)
     written = []
     for name, draw, needs in RUN_PLOTS:
@@ -42,7 +45,7 @@ def plot_all(results: Results, directory: PathLike) -> List[Path]:
         if not needs and results.flows.empty:
             continue
         out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{name}.png"
+        path = out / f"{name}.{format}"
         draw(results, path)
         written.append(path)
     return written

@@ -16,7 +16,7 @@ from matplotlib.ticker import NullLocator
 
 from .. import units
 from ..results import PathLike
-from .style import _legend, _new_axes, _save, _style
+from .style import check_format, legend, _new_axes, save, _style, styled
 from .sweep_table import (DEFAULT_SWEEP_METRICS, _upper_bound, _axis_label, _fmt_value,
                           _is_numeric, _metric_label, _orderable, _quantities, _resolve_sweep,
                           _short, _sweep_table, _value_labels, sweep_parameters)
@@ -32,6 +32,7 @@ def _t975(dof: int) -> float:
     return float(t.ppf(0.975, dof))
 
 
+@styled
 def sweep_facets(table: Union[pd.DataFrame, PathLike], col: str, x: Optional[str] = None,
                  y: str = "goodput_bps", hue: Union[str, Sequence[str], None] = None, *,
                  error: str = "sd", path: Optional[PathLike] = None,
@@ -64,9 +65,10 @@ def sweep_facets(table: Union[pd.DataFrame, PathLike], col: str, x: Optional[str
         a.set_visible(False)
     what = _metric_label(y)[0]
     fig.suptitle(f"{what[0].upper()}{what[1:]} by {_short(col)}")
-    return _save(fig, path)
+    return save(fig, path)
 
 
+@styled
 def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
                y: str = "goodput_bps", hue: Union[str, Sequence[str], None] = None, *,
                error: str = "sd", path: Optional[PathLike] = None, ax=None,
@@ -234,18 +236,20 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
     if folded:
         legend_title = ", ".join(_short(c) for c in groups)
     if groups:
-        _legend(ax, legend_title, outside=n_groups > 4)
-    return _save(fig, path)
+        legend(ax, legend_title, outside=n_groups > 4)
+    return save(fig, path)
 
 
 def plot_sweep_all(table: Union[pd.DataFrame, PathLike], directory: PathLike, *,
                    x: Optional[str] = None, y: Optional[Sequence[str]] = None,
                    hue: Union[str, Sequence[str], None] = None, error: str = "sd",
                    parameters: Optional[Sequence[str]] = None,
-                   col: Optional[str] = None) -> List[Path]:
+                   col: Optional[str] = None, format: str = "png") -> List[Path]:
     """Writes ``sweep_<metric>.png`` into `directory` for each metric in `y` (default:
     the `DEFAULT_SWEEP_METRICS` present in the table); returns the paths written. With
-    `col`, each figure has one panel per value of that parameter (`sweep_facets`)."""
+    `col`, each figure has one panel per value of that parameter (`sweep_facets`).
+    `format` is one of `FORMATS` (``"svg"``: sweep_<metric>.svg)."""
+    check_format(format)
     table = _sweep_table(table)
     if y is None:
         y = [m for m in DEFAULT_SWEEP_METRICS if m in table.columns
@@ -254,7 +258,7 @@ def plot_sweep_all(table: Union[pd.DataFrame, PathLike], directory: PathLike, *,
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for metric in y:
-        path = out / f"sweep_{_safe_name(metric)}.png"
+        path = out / f"sweep_{_safe_name(metric)}.{format}"
         if col is not None:
             sweep_facets(table, col, x=x, y=metric, hue=hue, error=error, path=path,
                          parameters=parameters)

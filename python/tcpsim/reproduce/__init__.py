@@ -50,7 +50,8 @@ class Reproduction:
 
 def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None, jobs: Optional[int] = None,
               scheduler: Optional[str] = None, out: Optional[Path] = None, report_dir: Optional[Path] = None,
-              progress: bool = True, command: Optional[str] = None, ns2: bool = False) -> Reproduction:
+              progress: bool = True, command: Optional[str] = None, ns2: bool = False,
+              format: str = "png") -> Reproduction:
     """Runs document `document`'s experiments and writes its report.
 
     Args:
@@ -64,7 +65,13 @@ def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None
         report_dir: where the report goes (default ``out/<document>[-quick]/report``).
         ns2: also run the experiments' ns-2.35 twins (module `ns2`; needs ``ns``) and
             show ns-2's verdict beside ours in the report.
+        format: the figures' file format besides the PNG the report embeds: ``"pdf"``
+            or ``"svg"`` also writes ``figures/<id>.pdf`` (``.svg``); ``"png"``, the
+            default, only the PNGs.
     """
+    from .._figure_format import check_format
+
+    check_format(format)
     doc = load_document(document)
     if ns2:
         from .ns2 import NOT_INSTALLED, ns_binary
@@ -90,5 +97,6 @@ def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None
 
     rdir = Path(report_dir) if report_dir is not None else cache / "report"
     cmd = command or f"tcpsim reproduce {doc.id}" + (" --quick" if quick else "") + (" --ns2" if ns2 else "")
-    report.write(rdir, doc, outcome, verdicts, m, cmd, ns2=twin, readings=readings)
+    report.write(rdir, doc, outcome, verdicts, m, cmd, ns2=twin, readings=readings,
+                 formats=() if format == "png" else (format,))
     return Reproduction(doc, outcome, verdicts, summary(verdicts), rdir, twin[1] if twin else None)

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .._figure_format import DPI, FORMATS
 from .._progress import for_stderr
 
 EPILOG = """\
@@ -46,6 +47,9 @@ def add_cli(sub) -> None:
     p.add_argument("--ns2", action="store_true",
                    help="also run each experiment's ns-2.35 twin ([experiment.ns2]; needs `ns`) and show "
                         "ns-2's verdicts beside ours")
+    p.add_argument("--format", choices=FORMATS, default=FORMATS[0],
+                   help=f"also write the report's figures in this format (figures/<id>.pdf or .svg, "
+                        f"vector files for papers); the report itself embeds PNG at {DPI} dpi")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
@@ -77,7 +81,7 @@ def cli_main(args) -> int:
         try:
             r = reproduce(d, quick=args.quick, seeds=args.seeds, jobs=args.jobs, scheduler=args.scheduler,
                           out=Path(args.out) if args.out else None, report_dir=Path(args.report) if args.report else None,
-                          progress=for_stderr(args.quiet), command=cmd, ns2=args.ns2)
+                          progress=for_stderr(args.quiet), command=cmd, ns2=args.ns2, format=args.format)
         except ScenarioError as e:
             print(f"tcpsim: error: {e}", file=sys.stderr)
             return 2

@@ -1,130 +1,80 @@
-"""The document's figures redrawn from our runs (matplotlib, PNG bytes)."""
+"""The document's figures redrawn from our runs, in the one style of every tcpsim
+figure (`tcpsim.plots.style`: font sizes, constrained layout, `DPI`): PNG bytes for the
+report, and the same figure as PDF or SVG when asked (``tcpsim reproduce --format``).
+
+Axes that show a measurement are labelled from `tcpsim.reproduce.labels` (words and
+unit, never the measurement's internal name); the x axis of a sweep is the experiment's
+axis name with its values read as quantities (``"50Mbps"`` -> 50 on an axis in Mb/s).
+"""
 
 from __future__ import annotations
 
-import io
-from typing import Dict, List, Optional, Tuple
+import textwrap
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import matplotlib
+import numpy as np
+from matplotlib.font_manager import FontProperties
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+from .. import units
+from ..plots.series import sampling_interval
+from ..plots.style import legend, new_figure, styled, to_bytes
+from ..results import load_results
+from .checks import Measurements
+from .labels import measure_label
+from .measures import throughput_series
+from .spec import Experiment, Figure, Ref
 
-from ..results import load_results  # noqa: E402
-from .checks import Measurements  # noqa: E402
-from .measures import throughput_series  # noqa: E402
-from .spec import Experiment, Figure, Ref  # noqa: E402
-
-METRIC_LABELS = {
-    "tcp_throughput_mbps": "TCP throughput (Mb/s)",
-    "tcp_drop_rate": "TCP drop rate",
-    "udp_received": "UDP packets received",
-    "flow_throughput_mbps": "throughput (Mb/s)",
-    "cwnd": "cwnd (packets)",
+#: The y axis of each figure kind drawn against time.
+TIME_AXIS_LABELS = {
+    "throughput": "TCP throughput (Mb/s, 1 s bins)",
+    "cwnd": "congestion window (packets)",
+    "queue": "bottleneck queue (packets)",
+    "utilization": "bottleneck utilization\n(fraction of the link rate, per {interval})",
 }
 
+#: The average width of a title character, in units of the font size: captions are
+#: wrapped to as many characters as fit the figure's width (constrained layout makes
+#: room for a title's lines but does not break them).
+CHAR_WIDTH = 0.6
 
-def _png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
+#: How an axis of quantities is shown: the dimension's scale and unit (rates in Mb/s).
+AXIS_UNITS = {"rate": (1e-6, "Mb/s"), "time": (1.0, "s"), "packets": (1.0, "packets"),
+              "bytes": (1.0, "bytes")}
 
 
-def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tuple[bytes, str]]:
-    """PNG bytes and a note, or None when nothing of the figure could run."""
+def draw(ex: Experiment, fig: Figure, outcome, m: Measurements,
+         formats: Sequence[str] = ()) -> Optional[Tuple[Dict[str, bytes], str]]:
+    """The figure as file bytes by format — always ``"png"`` (the report embeds it), and
+    each of `formats` — and a note; None when nothing of the figure could run."""
+    drawn = _draw(ex, fig, outcome, m)
+    if drawn is None:
+        return None
+    figure, note = drawn
+    return {f: to_bytes(figure, f) for f in dict.fromkeys(("png", *formats))}, note
+
+
+def _title(text: str, figure) -> str:
+    """`text` broken into lines that fit across `figure` at the title's font size."""
+    size = FontProperties(size=matplotlib.rcParams["axes.titlesize"]).get_size_in_points()
+    return textwrap.fill(text, max(20, int(figure.get_figwidth() * 72 / (size * CHAR_WIDTH))))
+
+
+@styled
+def _draw(ex: Experiment, fig: Figure, outcome, m: Measurements):
     plan = outcome.plan
     seed = plan.seeds[0]
     cases = [c for c in ex.cases if fig.cases is None or c.name in fig.cases]
     runs = [(c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed))) for c in cases]
     runs = [(c, d) for c, d in runs if d is not None]
     note = f"seed {seed}" + (f", {ex.axis_name} {fig.at}" if fig.at else "")
-    if fig.kind in ("throughput", "cwnd", "queue"):
-        if not runs:
-            return None
-        f, ax = plt.subplots(figsize=(7.5, 3.6))
-        for c, d in runs:
-            res = load_results(d)
-            tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
-            if fig.kind == "queue":
-                # the bottleneck: the most utilised link direction's queue
-                top = res.links.loc[res.links["utilization"].astype(float).idxmax(), "link"]
-                q = res.series("queue_pkts", [top])
-                if not q.empty:
-                    ax.plot(q.index, q.iloc[:, 0].values, label=c.label, lw=0.9)
-            elif fig.kind == "throughput":
-                s = throughput_series(res, tcp).sum(axis=1)
-                ax.plot(s.index, s.values, label=c.label, lw=1.2)
-            else:
-                cw = res.series("cwnd", tcp)
-                for col in cw.columns:
-                    ax.plot(cw.index, cw[col].values, label=c.label if len(tcp) == 1 else f"{c.label} {col}", lw=0.9)
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel({"throughput": "TCP throughput (Mb/s, 1 s bins)", "cwnd": "cwnd (packets)",
-                       "queue": "bottleneck queue (packets)"}[fig.kind])
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
-        ax.set_title(fig.caption, fontsize=9)
-        return _png(f), note
+    if fig.kind in TIME_AXIS_LABELS:
+        return (_against_time(fig, runs), note) if runs else None
     if fig.kind == "flow_throughput":
-        if not runs:
-            return None
-        f, axes = plt.subplots(len(runs), 1, figsize=(7.5, 3.2 * len(runs)), squeeze=False)
-        for ax, (c, d) in zip(axes[:, 0], runs):
-            res = load_results(d)
-            tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
-            s = throughput_series(res, tcp)
-            for col in s.columns:
-                ax.plot(s.index, s[col].values, label=col, lw=1.0)
-            ax.set_ylabel("throughput (Mb/s, 1 s bins)")
-            ax.set_title(f"{fig.caption}" if len(runs) == 1 else c.label, fontsize=9)
-            ax.legend(fontsize=7, ncol=5)
-            ax.grid(alpha=0.3)
-        axes[-1, 0].set_xlabel("time (s)")
-        return _png(f), note
+        return (_flow_throughput(fig, runs), note) if runs else None
     if fig.kind in ("sweep", "sweep_flows"):
-        pts = [str(v) for v in ex.points(plan.quick)]
-        xs = np.array([float(pd.to_numeric(p.rstrip("Mbps").rstrip("Kkb"), errors="coerce")) for p in pts])
-        metrics = fig.metrics or ["tcp_throughput_mbps"]
-        if fig.kind == "sweep_flows":
-            tab = outcome.table
-            panels = [(c, sorted({mm.split(".", 1)[1] for mm in tab.loc[(tab.experiment == ex.name) & (tab.case == c.name)
-                                  & tab.metric.str.startswith(metrics[0] + "."), "metric"]})) for c in cases]
-            panels = [(c, fl) for c, fl in panels if fl]
-            if not panels:
-                return None
-            f, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
-            for ax, (c, flows) in zip(axes[0], panels):
-                for fl in flows:
-                    st = [m.stat(Ref(ex.name, c.name, p, f"{metrics[0]}.{fl}")) for p in pts]
-                    ax.errorbar(xs, [s.mean for s in st], yerr=[s.sd for s in st], marker="o", ms=3, label=fl, capsize=2)
-                ax.set_title(c.label, fontsize=9)
-                ax.set_xlabel(ex.axis_name + " (Mb/s)")
-                ax.set_ylabel(METRIC_LABELS.get(metrics[0], metrics[0]))
-                ax.legend(fontsize=7)
-                ax.grid(alpha=0.3)
-            f.suptitle(fig.caption, fontsize=9)
-            return _png(f), f"mean ± SD over {len(plan.seeds)} seed(s)"
-        f, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 3.4), squeeze=False)
-        drawn = False
-        for ax, metric in zip(axes[0], metrics):
-            for c in cases:
-                st = [m.stat(Ref(ex.name, c.name, p, metric)) for p in pts]
-                if not any(s.n for s in st):
-                    continue
-                drawn = True
-                ax.errorbar(xs, [s.mean for s in st], yerr=[s.sd for s in st], marker="o", ms=3, label=c.label, capsize=2)
-            ax.set_xlabel(ex.axis_name + " (Mb/s)")
-            ax.set_ylabel(METRIC_LABELS.get(metric, metric))
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize=7)
-        f.suptitle(fig.caption, fontsize=9)
-        if not drawn:
-            plt.close(f)
-            return None
-        return _png(f), f"mean ± SD over {len(plan.seeds)} seed(s)"
+        drawn = _sweep(ex, fig, cases, plan, outcome, m)
+        return (drawn, f"mean ± SD over {len(plan.seeds)} seed(s)") if drawn is not None else None
     if fig.kind == "critical_window":
         return _critical_window(ex, fig, cases, plan, m)
     if fig.kind == "rounds_to_equilibrium":
@@ -132,35 +82,165 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements) -> Optional[Tupl
     raise ValueError(f"unknown figure kind {fig.kind!r} in {ex.path}")
 
 
+def _bottleneck(res) -> str:
+    """The most utilised link direction: the bottleneck whose queue and utilization the
+    figures show."""
+    return res.links.loc[res.links["utilization"].astype(float).idxmax(), "link"]
+
+
+def _against_time(fig: Figure, runs):
+    """One curve per case (per flow for ``cwnd`` of several flows) against time.
+
+    ``utilization`` is what the document plots in Figs. 13 and 16 of reference document
+    001 ("bottleneck link utilization"): the bottleneck's busy fraction in each sampling
+    interval, measured at the link, so it never exceeds 1 (by at most one packet per
+    interval). ``throughput`` counts the payload the receivers got *in order* in each
+    1 s bin (`throughput_series`), which can exceed the link rate: after a loss the
+    receiver holds the segments that arrived behind the hole, and the retransmission
+    that fills it releases them all at once, into one bin. Measured on document 001's E5
+    (60 flows, 200 s, seed 1): at 1 Gb/s, NewReno's aggregate was above the link rate in
+    58 of 200 one-second bins (at most 1015.5 Mb/s, 1937 packets over), FAST's in 1 (1009.3
+    Mb/s), Vegas' and Quick Vegas' in none (they lose nothing); in the quick runs (100
+    Mb/s) 41 of 800 bins of the four variants, by up to 5.6 %. Every such bin lay within
+    3 s of a drop at the bottleneck, and the link's own utilization never passed 1. So
+    the document's utilization figures are drawn from the link."""
+    f = new_figure((8, 4.2))
+    ax = f.add_subplot()
+    per = ""
+    for c, d in runs:
+        res = load_results(d)
+        tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
+        if fig.kind == "queue":
+            q = res.series("queue_pkts", [_bottleneck(res)])
+            if not q.empty:
+                ax.plot(q.index, q.iloc[:, 0].values, label=c.label, lw=0.9)
+        elif fig.kind == "utilization":
+            u = res.series("utilization", [_bottleneck(res)])
+            if not u.empty:
+                interval = sampling_interval(res)
+                if interval:
+                    per = f"{interval:g} s" if interval >= 1 else f"{interval * 1e3:g} ms"
+                ax.step(u.index, u.iloc[:, 0].values, where="pre", label=c.label, lw=1.1)
+        elif fig.kind == "throughput":
+            s = throughput_series(res, tcp).sum(axis=1)
+            ax.plot(s.index, s.values, label=c.label, lw=1.2)
+        else:
+            cw = res.series("cwnd", tcp)
+            for col in cw.columns:
+                ax.plot(cw.index, cw[col].values, label=c.label if len(tcp) == 1 else f"{c.label} {col}", lw=0.9)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(TIME_AXIS_LABELS[fig.kind].format(interval=per or "interval"))
+    if fig.kind == "utilization":
+        ax.set_ylim(0, 1.05)
+    ax.set_title(_title(fig.caption, f))
+    legend(ax)
+    return f
+
+
+def _flow_throughput(fig: Figure, runs):
+    """One panel per case, one curve per TCP flow."""
+    f = new_figure((8, 3.4 * len(runs) + 0.4))
+    axes = f.subplots(len(runs), 1, sharex=True, squeeze=False)[:, 0]
+    for ax, (c, d) in zip(axes, runs):
+        res = load_results(d)
+        tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
+        s = throughput_series(res, tcp)
+        for col in s.columns:
+            ax.plot(s.index, s[col].values, label=col, lw=1.0)
+        ax.set_ylabel("throughput\n(Mb/s, 1 s bins)")
+        if len(runs) > 1:  # one case: the caption names it
+            ax.set_title(c.label)
+        legend(ax, "flow")
+    axes[-1].set_xlabel("time (s)")
+    f.suptitle(_title(fig.caption, f))
+    return f
+
+
+def _axis(ex: Experiment, pts: List[str]) -> Tuple[np.ndarray, str]:
+    """The axis values `pts` as numbers and the x label: the axis name with the unit of
+    its quantities (rates in Mb/s); plain numbers as they are."""
+    read = units.numeric(pts)
+    if read is None:
+        return np.array([float(p) for p in pts]), ex.axis_name
+    values, dimension = read
+    scale, unit = AXIS_UNITS[dimension]
+    return np.array([values[p] * scale for p in pts]), f"{ex.axis_name} ({unit})"
+
+
+def _sweep(ex: Experiment, fig: Figure, cases, plan, outcome, m: Measurements):
+    """``sweep``: each metric of `fig.metrics` in a panel, one line per case;
+    ``sweep_flows``: one panel per case, one line per flow of ``metrics[0]``."""
+    pts = [str(v) for v in ex.points(plan.quick)]
+    xs, xlabel = _axis(ex, pts)
+    metrics = fig.metrics or ["tcp_throughput_mbps"]
+    if fig.kind == "sweep_flows":
+        tab = outcome.table
+        mine = tab[(tab.experiment == ex.name) & tab.metric.str.startswith(metrics[0] + ".")]
+        panels = [(c, sorted({mm.split(".", 1)[1] for mm in mine.loc[mine.case == c.name, "metric"]}))
+                  for c in cases]
+        panels = [(c, fl) for c, fl in panels if fl]
+        if not panels:
+            return None
+        series = [(c.label, [(fl, [Ref(ex.name, c.name, p, f"{metrics[0]}.{fl}") for p in pts]) for fl in flows],
+                   metrics[0]) for c, flows in panels]
+        title = "flow"
+    else:
+        series = [(None, [(c.label, [Ref(ex.name, c.name, p, metric) for p in pts]) for c in cases], metric)
+                  for metric in metrics]
+        title = None
+    f = new_figure((max(6.4, 4.6 * len(series) + 0.8), 4.2))
+    axes = f.subplots(1, len(series), squeeze=False, sharey=fig.kind == "sweep_flows")[0]
+    drawn = False
+    for ax, (panel_title, lines, metric) in zip(axes, series):
+        for label, refs in lines:
+            st = [m.stat(r) for r in refs]
+            if not any(s.n for s in st):
+                continue
+            drawn = True
+            ax.errorbar(xs, [s.mean for s in st], yerr=[s.sd for s in st], marker="o", ms=4,
+                        label=label, capsize=2)
+        if panel_title:
+            ax.set_title(panel_title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(measure_label(metric))
+        legend(ax, title)
+    if not drawn:
+        return None
+    f.suptitle(_title(fig.caption, f))
+    return f
+
+
 def _theory_beside_simulation(fig: Figure, ex: Experiment, cases, pts: List[str], xs, metric: str, m: Measurements,
-                              curves, grid, labels: Tuple[str, str], log_x: bool, note: str) -> Optional[Tuple[bytes, str]]:
+                              curves, grid, labels: Tuple[str, str], log_x: bool, note: str):
     """Each case's `metric` at the axis points `pts` (placed at `xs`) as markers, beside
-    the analysis `curves` ((label, function of x) pairs) drawn over `grid`, log y."""
-    f, ax = plt.subplots(figsize=(6.5, 3.8))
+    the analysis `curves` ((label, function of x) pairs) drawn over `grid`, log y;
+    `labels`: the x and y axes in the paper's words."""
+    f = new_figure((7.5, 4.4))
+    ax = f.add_subplot()
     drawn = False
     for i, c in enumerate(cases):
         st = [m.stat(Ref(ex.name, c.name, p, metric)) for p in pts]
         if not any(s.n for s in st):
             continue
         drawn = True
-        ax.plot(xs, [s.mean for s in st], marker="os^D"[i % 4], ls="none", color=f"C{i}", label=f"{c.label} (simulation)")
+        ax.plot(xs, [s.mean for s in st], marker="os^D"[i % 4], ms=6, ls="none", color=f"C{i}",
+                label=f"{c.label} (simulation)")
     for i, (label, fn) in enumerate(curves):
-        ax.plot(grid, [fn(x) for x in grid], color=f"C{i}", lw=1, ls="-" if i == 0 else "--", label=label)
+        ax.plot(grid, [fn(x) for x in grid], color=f"C{i}", lw=1.2, ls="-" if i == 0 else "--", label=label)
     if log_x:
         ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(labels[0])
     ax.set_ylabel(labels[1])
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
-    ax.set_title(fig.caption, fontsize=9)
+    ax.grid(True, which="both")
+    legend(ax)
+    ax.set_title(_title(fig.caption, f))
     if not drawn:
-        plt.close(f)
         return None
-    return _png(f), note
+    return f, note
 
 
-def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) -> Optional[Tuple[bytes, str]]:
+def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements):
     """Reference document 001 Fig. 4: the window on leaving slow start (``ss_exit_cwnd``)
     against the bandwidth-delay product μd (packets of 1000 B: the axis's bottleneck rate
     × the experiment's BaseRTT), each case's runs as markers beside the analysis of
@@ -180,7 +260,7 @@ def _critical_window(ex: Experiment, fig: Figure, cases, plan, m: Measurements) 
         f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis")
 
 
-def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurements) -> Optional[Tuple[bytes, str]]:
+def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurements):
     """Reference document 001 Fig. 5: rounds (BaseRTTs) to the new equilibrium when the
     available bandwidth grows n times from window W: each case's `metric` (``conv_rtts.N``)
     at the axis values, whose n the figure lists (``n = [...]``), beside the analysis:

@@ -32,6 +32,8 @@ class Block:
     header: List[str] = field(default_factory=list)
     rows: List[List[str]] = field(default_factory=list)
     png: bytes = b""
+    #: The figure in the other formats asked for (``--format pdf``): {"pdf": bytes}.
+    other_formats: Dict[str, bytes] = field(default_factory=dict)
     name: str = ""
     css: str = ""                   # table id / class
 
@@ -54,7 +56,8 @@ def to_markdown(blocks: List[Block]) -> str:
             out.append("|" + "---|" * len(b.header))
             out.extend("| " + " | ".join(_md_cell(c) for c in r) + " |" for r in b.rows)
         elif b.kind == "figure":
-            out.append(f"![{b.text}](figures/{b.name}.png)\n\n*{b.text}*")
+            also = "".join(f" ([{f}](figures/{b.name}.{f}))" for f in b.other_formats)
+            out.append(f"![{b.text}](figures/{b.name}.png)\n\n*{b.text}*{also}")
         out.append("")
     return "\n".join(out)
 
@@ -149,7 +152,8 @@ def run_counts(runs: int, computed: int, reused: int) -> str:
 
 def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str,
           ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None,
-          readings: Optional[Dict[str, Dict[str, List[Verdict]]]] = None) -> List[Block]:
+          readings: Optional[Dict[str, Dict[str, List[Verdict]]]] = None,
+          formats: Tuple[str, ...] = ()) -> List[Block]:
     from .._core import __version__
 
     plan = outcome.plan
@@ -238,12 +242,13 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
                                 t.verdict if t else "not run"]
             B.append(Block("table", header=header, rows=rows))
         for fig in ex.figures:
-            drawn = draw(ex, fig, outcome, m)
+            drawn = draw(ex, fig, outcome, m, formats)
             if drawn is None:
                 B.append(Block("p", f"{fig.caption}: not drawn (its runs could not run)."))
                 continue
-            png, note = drawn
-            B.append(Block("figure", text=f"{fig.caption} — redrawn from our runs ({note}).", png=png, name=fig.id))
+            images, note = drawn
+            B.append(Block("figure", text=f"{fig.caption} — redrawn from our runs ({note}).", png=images.pop("png"),
+                           other_formats=images, name=fig.id))
     # The trace workflow
     if outcome.trace_checks:
         B.append(Block("h", "The ns-2 trace workflow"))
@@ -335,18 +340,24 @@ def _first_experiment(vd: Verdict) -> str:
 
 def write(report_dir: Path, doc: Document, outcome, verdicts: List[Verdict], m: Measurements, command: str,
           ns2: Optional[Tuple[pd.DataFrame, List[Verdict]]] = None,
-          readings: Optional[Dict[str, Dict[str, List[Verdict]]]] = None) -> Path:
-    """Writes README.md, index.html, figures/*.png, measurements.csv, verdicts.json, and
-    with `ns2` (the twins' measurements and verdicts) measurements_ns2.csv."""
+          readings: Optional[Dict[str, Dict[str, List[Verdict]]]] = None,
+          formats: Tuple[str, ...] = ()) -> Path:
+    """Writes README.md, index.html, figures/*.png (and each figure in `formats`, e.g.
+    figures/*.pdf), measurements.csv, verdicts.json, and with `ns2` (the twins'
+    measurements and verdicts) measurements_ns2.csv."""
+    from .._figure_format import FORMATS
+
     report_dir.mkdir(parents=True, exist_ok=True)
-    blocks = build(doc, outcome, verdicts, m, command, ns2, readings)
+    blocks = build(doc, outcome, verdicts, m, command, ns2, readings, formats)
     figs = report_dir / "figures"
     figs.mkdir(exist_ok=True)
-    for old in figs.glob("*.png"):
+    for old in (p for f in FORMATS for p in figs.glob(f"*.{f}")):
         old.unlink()
     for b in blocks:
         if b.kind == "figure":
             _atomic_write(figs / f"{b.name}.png", lambda p, b=b: p.write_bytes(b.png))
+            for f, data in b.other_formats.items():
+                _atomic_write(figs / f"{b.name}.{f}", lambda p, data=data: p.write_bytes(data))
     title = f"Reproduction of document {doc.id}"
     _atomic_write(report_dir / "README.md", lambda p: p.write_text(to_markdown(blocks), encoding="utf-8"))
     _atomic_write(report_dir / "index.html", lambda p: p.write_text(to_html(blocks, title), encoding="utf-8"))

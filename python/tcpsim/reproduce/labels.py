@@ -1,0 +1,69 @@
+"""The measurements of a reproduction in words: the one table (`MEASURE_LABELS`) from
+which a figure labels an axis with a measurement (`measure_label`), so no figure shows an
+internal name such as ``conv_rtts.0``.
+
+The names are those of `tcpsim.reproduce.measures` (and docs/reproducing.md#metrics).
+A name with a suffix after a dot (``conv_rtts.N`` per event, ``jain_window.K`` per
+window, ``flow_throughput_mbps.NAME`` per flow) is labelled by what comes before the dot;
+the figure's caption says which event, window or flow. `tests/test_reproduce_figures.py`
+fails when a measurement has no label here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Tuple
+
+#: Each measurement: what it is in words, and its unit ("" for a pure number).
+MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
+    # run_measures: counters and time series of one run
+    "tcp_sent": ("TCP packets sent", "packets"),
+    "tcp_lost": ("TCP packets lost", "packets"),
+    "tcp_received": ("TCP packets received", "packets"),
+    "tcp_drop_rate": ("TCP drop rate (lost / sent)", ""),
+    "tcp_throughput_mbps": ("TCP throughput", "Mb/s"),
+    "tcp_goodput_mbps": ("TCP goodput", "Mb/s"),
+    "udp_sent": ("UDP packets sent", "packets"),
+    "udp_received": ("UDP packets received", "packets"),
+    "udp_throughput_mbps": ("UDP throughput", "Mb/s"),
+    "rtt_ms": ("mean RTT of the TCP flows", "ms"),
+    "jain": ("Jain's fairness index", ""),
+    "max_min_share": ("largest over smallest goodput", ""),
+    "cwnd_cuts": ("window reductions per TCP flow", ""),
+    "bottleneck_queue_mean_pkts": ("mean bottleneck queue", "packets"),
+    "flow_throughput_mbps": ("throughput", "Mb/s"),
+    # event_measures: slow-start exit and convergence after each event
+    "ss_exit_s": ("time slow start ended", "s"),
+    "ss_exit_cwnd": ("window on leaving slow start", "packets"),
+    "conv_s": ("convergence time", "s"),
+    "conv_rtts": ("convergence time", "BaseRTTs"),
+    "cwnd_eq": ("stable window", "packets"),
+    "queue_peak_pkts": ("peak bottleneck queue", "packets"),
+    "queue_eq_pkts": ("settled bottleneck queue", "packets"),
+    # window_measures: per measurement window
+    "jain_window": ("Jain's fairness index", ""),
+    "utilization_window": ("bottleneck utilization", ""),
+    "full_utilization_s": ("time to full bottleneck utilization", "s"),
+    # trace_measures: from an ns-2 trace, as the document's scripts compute them
+    "trace_sent": ("TCP packets sent (trace)", "packets"),
+    "trace_received": ("TCP packets received (trace)", "packets"),
+    "trace_lost": ("TCP packets lost (trace)", "packets"),
+    "trace_drop_rate": ("TCP drop rate (trace)", ""),
+    "trace_delay_ms": ("mean packet delay (trace)", "ms"),
+    "trace_delay_min_ms": ("smallest packet delay (trace)", "ms"),
+    "trace_throughput_mbps": ("TCP throughput (trace)", "Mb/s"),
+    "trace_received_bytes": ("TCP bytes received (trace)", "bytes"),
+    "trace_acks": ("ACKs sent (trace)", "packets"),
+    "trace_ack_drops": ("ACKs lost (trace)", "packets"),
+    "trace_drops_all": ("packets lost on the traced links (trace)", "packets"),
+}
+
+
+def measure_label(name: str) -> str:
+    """The axis label of measurement `name`: its words and unit, ``"convergence time
+    (BaseRTTs)"`` for ``conv_rtts.0``. A ValueError for a name the table lacks."""
+    base = name.split(".", 1)[0]
+    if base not in MEASURE_LABELS:
+        raise ValueError(f"measurement {name!r} has no label in "
+                         f"tcpsim.reproduce.labels.MEASURE_LABELS; add one there")
+    words, unit = MEASURE_LABELS[base]
+    return f"{words} ({unit})" if unit else words
