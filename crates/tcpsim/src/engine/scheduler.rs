@@ -29,6 +29,8 @@ pub enum EventKind {
     Progress,
     /// The measurement window opens (`measure_from`).
     MeasureStart,
+    /// A scenario's `[[event]]` changes a link (index into the scenario's events).
+    LinkChange { event: u32 },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -98,6 +100,12 @@ impl Scheduler {
     pub fn schedule_reserved(&mut self, at: SimTime, seq: u64, kind: EventKind) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         self.heap.push(Event { at, seq, kind });
+    }
+
+    /// Removes every pending event of these kinds (rare: a link going down takes back its
+    /// transmission and arrival events). Linear in the number of pending events.
+    pub fn cancel_where(&mut self, cancelled: impl Fn(&EventKind) -> bool) {
+        self.heap.retain(|e| !cancelled(&e.kind));
     }
 
     /// Pops the next event with time ≤ `until`, advancing the clock to it.

@@ -16,12 +16,8 @@ impl Simulation<'_> {
     /// Offers packet `id` to link direction `link`: its error model, then its queue.
     pub(super) fn send_on_link(&mut self, link: u32, id: PacketId) {
         let now = self.now();
-        if let Some(e) = &mut self.links[link as usize].errors {
-            let p = self.packets.get(id);
-            if e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
-                self.lose_on_link(link, id);
-                return;
-            }
+        if self.links[link as usize].head.is_some() && self.stopped_at_head(link, id) {
+            return;
         }
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
@@ -79,12 +75,33 @@ impl Simulation<'_> {
         }
     }
 
-    /// The link's error model lost packet `id` before it reached the queue (ns-2's
-    /// `lossmodel` sits at the head of the link; its drops are traced as `d`).
+    /// The head of a link that has one: drops packet `id` if the link is down or its
+    /// error model loses it, and says whether it did.
+    #[inline(never)]
+    fn stopped_at_head(&mut self, link: u32, id: PacketId) -> bool {
+        let now = self.now();
+        let Some(head) = &mut self.links[link as usize].head else { return false };
+        if head.down {
+            self.links[link as usize].stats.down_drops += 1;
+        } else if let Some(e) = &mut head.errors {
+            let p = self.packets.get(id);
+            if !e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
+                return false;
+            }
+            self.links[link as usize].stats.error_drops += 1;
+        } else {
+            return false;
+        }
+        self.drop_off_link(link, id);
+        true
+    }
+
+    /// Drops packet `id`, which a link direction has lost outside its queue (the link's
+    /// error model, or the link being down): ns-2 traces these drops as `d`, as queue
+    /// drops. The caller counts the drop for the link.
     #[cold]
-    pub(super) fn lose_on_link(&mut self, link: u32, id: PacketId) {
+    pub(super) fn drop_off_link(&mut self, link: u32, id: PacketId) {
         self.trace(TraceOp::Drop, link, id);
-        self.links[link as usize].stats.error_drops += 1;
         let p = self.packets.get(id);
         if p.kind != PacketKind::Ack {
             self.flows[p.flow as usize].drops += 1;
@@ -191,6 +208,9 @@ impl Simulation<'_> {
         let arrival = done.saturating_add(l.delay);
         let arrival_seq = self.sched.reserve();
         l.done_seq = self.sched.reserve();
+        // Only after a delay decrease (`[[event]]`) can a packet arrive before one sent
+        // earlier on the same link (ns-2 lets it: no `avoidReordering_`).
+        let overtakes = l.in_flight.back().is_some_and(|&(last, _, _)| arrival < last);
         l.in_flight.push_back((arrival, arrival_seq, id));
         let first_in_flight = l.in_flight.len() == 1;
         if self.tracer.is_some() {
@@ -205,6 +225,9 @@ impl Simulation<'_> {
             self.sched.schedule_reserved(done, l.done_seq, EventKind::TransmitDone { link });
         } else if l.empty_dequeue_matters {
             l.owes_empty_dequeue = true;
+        }
+        if overtakes {
+            self.overtake_in_flight(link);
         }
     }
 
