@@ -2,6 +2,8 @@
 
 Case A  one Reno flow, 20-packet DropTail bottleneck, 100 s:
         goodput within 2 %, bottleneck drops within 10 % of ns-2.
+Case FAILOVER (dynamic, static): link dynamics on a diamond; tolerances in
+        harness.case_failover.
 Case B1 bench/b1.toml vs `ns bench/ns2/dumbbell.tcl 16 60 Newreno RED 100Mb`:
         aggregate goodput within 3 %, Jain's index within 0.02 (absolute).
 
@@ -52,3 +54,10 @@ def test_case_a_reno_droptail(tcpsim_run):
 
 def test_case_b1_newreno_red_dumbbell(tcpsim_run):
     _assert_case(harness.case_b1(60.0))
+
+
+@pytest.mark.parametrize("mode", ["dynamic", "static"])
+def test_case_failover_link_dynamics(tcpsim_run, mode):
+    """A link down and up (rtmodel-at) and a bandwidth change, with Session or static
+    routing (validation/ns2/case_failover.tcl + .toml)."""
+    _assert_case(harness.case_failover(mode))

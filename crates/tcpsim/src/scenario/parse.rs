@@ -534,7 +534,8 @@ impl Builder {
         };
         let directions = match s.choice("direction", EVENT_DIRECTIONS)?.map(|d| d.value) {
             Some(d) if d == "forward" => vec![forward],
-            _ => vec![forward, forward ^ 1],
+            // ns-2's `rtmodel-at T down $from $to` changes to->from, then from->to.
+            _ => vec![forward ^ 1, forward],
         };
         s.finish()?;
         Ok(LinkEvent { at, directions, change, key: s.path.clone(), line: s.line })

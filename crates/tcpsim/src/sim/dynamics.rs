@@ -12,8 +12,9 @@
 //! - **down**: `rtmodel-at T down` sets the head `DynamicLink`'s status to 0 and resets
 //!   the link's connectors: the queue drops everything it holds (`Queue::reset`) and the
 //!   delay line drops the packet being sent and every packet propagating
-//!   (`LinkDelay::reset` of a dynamic link). While down, arrivals are dropped at the
-//!   head, before the queue. All count as the link's `down_drops`.
+//!   (`LinkDelay::reset` of a dynamic link), each traced as `d`. While down, arrivals
+//!   are dropped at the head, before the queue, untraced (ns-2.35's `DynamicLink` frees
+//!   them). All count as the link's `down_drops`.
 //! - **up**: the head lets packets through again.
 //! - **dynamic routing**: each down or up recomputes the shortest paths at once, as
 //!   ns-2's `rtproto Session` (a route to a destination no longer reachable is kept, as
@@ -43,17 +44,20 @@ impl Simulation<'_> {
                     if !l.is_down() {
                         l.head.get_or_insert_with(Box::default).down = true;
                         self.flush_down_link(link);
+                        self.trace_link_state(link, false);
                         topology_changed = true;
                     }
                 }
                 LinkChange::Up => {
                     if let Some(head) = &mut l.head {
-                        if head.down {
-                            head.down = false;
-                            topology_changed = true;
-                        }
+                        let was_down = head.down;
+                        head.down = false;
                         if head.errors.is_none() {
                             l.head = None;
+                        }
+                        if was_down {
+                            self.trace_link_state(link, true);
+                            topology_changed = true;
                         }
                     }
                 }
@@ -87,7 +91,14 @@ impl Simulation<'_> {
         flushed.extend(l.in_flight.drain(..).map(|(_, _, id)| id));
         l.stats.down_drops += flushed.len() as u64;
         for id in flushed {
-            self.drop_off_link(link, id);
+            self.drop_off_link(link, id, true);
+        }
+    }
+
+    fn trace_link_state(&mut self, link: u32, up: bool) {
+        let now = self.now();
+        if let Some(t) = &mut self.tracer {
+            t.link_state(now, &self.links[link as usize], up);
         }
     }
 

@@ -82,26 +82,31 @@ impl Simulation<'_> {
         let now = self.now();
         let Some(head) = &mut self.links[link as usize].head else { return false };
         if head.down {
+            // ns-2.35's DynamicLink frees a packet that reaches a down link without
+            // tracing it (its drop target is unset): no `d` line, as there.
             self.links[link as usize].stats.down_drops += 1;
+            self.drop_off_link(link, id, false);
         } else if let Some(e) = &mut head.errors {
             let p = self.packets.get(id);
             if !e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
                 return false;
             }
             self.links[link as usize].stats.error_drops += 1;
+            self.drop_off_link(link, id, true);
         } else {
             return false;
         }
-        self.drop_off_link(link, id);
         true
     }
 
     /// Drops packet `id`, which a link direction has lost outside its queue (the link's
-    /// error model, or the link being down): ns-2 traces these drops as `d`, as queue
-    /// drops. The caller counts the drop for the link.
+    /// error model, or the link being down), writing a `d` trace line if `traced`. The
+    /// caller counts the drop for the link.
     #[cold]
-    pub(super) fn drop_off_link(&mut self, link: u32, id: PacketId) {
-        self.trace(TraceOp::Drop, link, id);
+    pub(super) fn drop_off_link(&mut self, link: u32, id: PacketId, traced: bool) {
+        if traced {
+            self.trace(TraceOp::Drop, link, id);
+        }
         let p = self.packets.get(id);
         if p.kind != PacketKind::Ack {
             self.flows[p.flow as usize].drops += 1;

@@ -69,10 +69,27 @@ impl<W: Write> Ns2TraceWriter<W> {
     }
 
     fn wants(&self, ev: &TraceEvent) -> bool {
+        self.wants_link(ev.from_node, ev.to_node)
+    }
+
+    fn wants_link(&self, from: u32, to: u32) -> bool {
         match &self.links {
             None => true,
-            Some(links) => links.contains(&(ev.from_node, ev.to_node)),
+            Some(links) => links.contains(&(from, to)),
         }
+    }
+
+    /// Writes the line ns-2 writes when a link direction goes down or comes up
+    /// (`Link instproc down` / `up` in ns-link.tcl, through the rtmodel's trace):
+    /// `v TIME link-down FROM TO` or `v TIME link-up FROM TO`. ns-2 writes it once per
+    /// `rtmodel` attached to the link (twice for a down and an up); tcpsim once.
+    pub fn link_state(&mut self, time: SimTime, from: u32, to: u32, up: bool) -> io::Result<()> {
+        if !self.wants_link(from, to) {
+            return Ok(());
+        }
+        self.out.write_all(b"v ")?;
+        write_time(&mut self.out, time)?;
+        writeln!(self.out, " {} {from} {to}", if up { "link-up" } else { "link-down" })
     }
 }
 
