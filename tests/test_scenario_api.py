@@ -16,9 +16,11 @@ from tcpsim.scenario import (
     Chain,
     DropTail,
     Dumbbell,
+    Event,
     Link,
     LinkSpec,
     Monitor,
+    Routing,
     Scenario,
     TcpFlow,
     python_key,
@@ -321,6 +323,11 @@ def _file_error(text: str) -> str:
         (lambda s: s.links.append(Link("s0", "s0", "1Mbps", "1ms")), "links[0].to", "link[0].to"),
         (lambda s: s.links.append(Link("s0", "nowhere", "1Mbps", "1ms")), "links[0].to", "link[0].to"),
         (lambda s: setattr(s, "flows", []), "flows", "flow"),
+        (lambda s: s.events.append(Event("1s", "r1->r9", "down")), "events[0].link", "event[0].link"),
+        (lambda s: s.events.append(Event("1s", "r1->r2", "fail")), "events[0].action", "event[0].action"),
+        (lambda s: s.events.append(Event("9s", "r1->r2", "down")), "events[0].at", "event[0].at"),
+        (lambda s: s.events.append(Event("1s", "r1->r2", "rate", value="0bps")), "events[0].value", "event[0].value"),
+        (lambda s: setattr(s, "routing", Routing("ospf")), "routing.mode", "routing.mode"),
     ],
 )
 def test_invalid_objects_name_the_attribute_and_give_the_file_paths_message(change, key, toml_key):
@@ -561,3 +568,21 @@ def test_trace_table_round_trips_and_writes_files_under_out(tmp_path):
     assert sum(1 for l in lines if l.startswith("- ")) == sent
     with pytest.raises(tcpsim.ScenarioError, match="unknown link"):
         Scenario.from_dict({**sc.to_dict(), "trace": {"ns2": ["r1->r9"]}}).validate()
+
+
+def test_events_and_routing_are_written_and_run():
+    # r1-r2 is the dumbbell's only path: down for a second, every packet sent to it in
+    # that second is dropped there (dynamic routing keeps the route it cannot replace).
+    sc = small_dumbbell(
+        routing=Routing(mode="dynamic"),
+        events=[Event("1s", "r1->r2", "down"), Event("2s", "r2->r1", "up"),
+                Event("2.5s", "r1->r2", "rate", value="1Mbps", direction="forward")],
+    )
+    doc = tomllib.loads(sc.to_toml())
+    assert doc["routing"] == {"mode": "dynamic"}
+    assert doc["event"][2] == {"at": "2.5s", "link": "r1->r2", "action": "rate", "value": "1Mbps", "direction": "forward"}
+    assert Scenario.load(sc.to_toml()) == sc
+    links = sc.run().links.set_index("link")
+    assert links.loc["r1->r2", "down_drops"] > 0
+    assert links.loc["s0->r1", "down_drops"] == 0
+    assert links.loc["r1->r2", "rate_bps"] == 5_000_000, "the table gives the scenario's rate"
