@@ -99,7 +99,7 @@ def test_validate_checks_events(tcpsim_cli, repo_root, tmp_path):
     proc = _run(tcpsim_cli, "validate", bad)
     assert proc.returncode == 2
     assert "bad_event.toml, line " in proc.stderr
-    assert "key 'event[0].action': expected one of \"rate\", \"delay\", \"down\", \"up\", got \"fail\"" in proc.stderr
+    assert "key 'event[0].action': expected one of 'rate', 'delay', 'down', 'up', got \"fail\"" in proc.stderr
 
 
 def test_plot_command_redraws_saved_results(tcpsim_cli, small_scenario_file, tmp_path):

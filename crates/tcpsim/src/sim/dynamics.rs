@@ -8,7 +8,7 @@
 //! - **delay**: `$link set delay_` — packets already on the wire keep their arrival
 //!   times; packets that start from then on propagate for the new delay (after a
 //!   decrease a packet may overtake earlier ones, as in ns-2, whose `avoidReordering_`
-//!   is off by default).
+//!   is off by default: the packets on the wire then get an arrival event each).
 //! - **down**: `rtmodel-at T down` sets the head `DynamicLink`'s status to 0 and resets
 //!   the link's connectors: the queue drops everything it holds (`Queue::reset`) and the
 //!   delay line drops the packet being sent and every packet propagating
@@ -39,7 +39,12 @@ impl Simulation<'_> {
             let l = &mut self.links[link as usize];
             match event.change {
                 LinkChange::Rate(rate_bps) => l.rate_bps = rate_bps,
-                LinkChange::Delay(delay) => l.delay = delay,
+                LinkChange::Delay(delay) => {
+                    if delay < l.delay {
+                        self.hold_in_flight(link);
+                    }
+                    self.links[link as usize].delay = delay;
+                }
                 LinkChange::Down => {
                     if !l.is_down() {
                         l.head.get_or_insert_with(Box::default).down = true;
@@ -72,7 +77,18 @@ impl Simulation<'_> {
     /// the one being sent and those propagating (ns-2: `all-connectors reset`).
     fn flush_down_link(&mut self, link: u32) {
         let now = self.now();
-        self.sched.cancel_where(|k| matches!(*k, EventKind::Arrive { link: l } | EventKind::TransmitDone { link: l } if l == link));
+        let cancelled = self.sched.cancel_where(|k| {
+            matches!(*k, EventKind::Arrive { link: l } | EventKind::TransmitDone { link: l } | EventKind::ArriveHeld { link: l, .. } if l == link)
+        });
+        // Packets on the wire since a delay decrease, in their (time, tie-order) order.
+        let mut held: Vec<_> = cancelled
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::ArriveHeld { packet, .. } => Some((e.at, e.seq, packet)),
+                _ => None,
+            })
+            .collect();
+        held.sort_unstable();
         let mut actions = std::mem::take(&mut self.queue_actions);
         let mut flushed: Vec<PacketId> = Vec::new();
         let l = &mut self.links[link as usize];
@@ -88,6 +104,7 @@ impl Simulation<'_> {
         l.note_length();
         // The transmitter stays taken until the aborted transmission would have ended, as
         // ns-2's queue stays blocked until the link's `intr_` event.
+        flushed.extend(held.into_iter().map(|(_, _, id)| id));
         flushed.extend(l.in_flight.drain(..).map(|(_, _, id)| id));
         l.stats.down_drops += flushed.len() as u64;
         for id in flushed {
@@ -102,20 +119,25 @@ impl Simulation<'_> {
         }
     }
 
-    /// A packet just put on the wire arrives before one sent earlier (the delay went down):
-    /// moves it to its place among the link's in-flight packets, and makes its arrival the
-    /// next one if it is first.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn overtake_in_flight(&mut self, link: u32) {
-        let l = &mut self.links[link as usize];
-        let entry = l.in_flight.pop_back().expect("the packet just sent");
-        let place = l.in_flight.partition_point(|&(at, seq, _)| (at, seq) < (entry.0, entry.1));
-        l.in_flight.insert(place, entry);
-        if place == 0 {
-            self.sched.cancel_where(|k| matches!(*k, EventKind::Arrive { link: l } if l == link));
-            self.sched.schedule_reserved(entry.0, entry.1, EventKind::Arrive { link });
+    /// The link's delay is about to go down: packets sent from now on may arrive before
+    /// those on the wire (ns-2 lets them). The link's in-flight list, which keeps one
+    /// arrival event for its head, holds packets in arrival order; so the packets on the
+    /// wire leave it, each with an arrival event of its own at the time and tie-order
+    /// place it had, and the list starts again with the packets sent at the new delay.
+    /// (Done here, at the event, so that sending a packet needs no ordering check.)
+    fn hold_in_flight(&mut self, link: u32) {
+        self.sched.cancel_where(|k| matches!(*k, EventKind::Arrive { link: l } if l == link));
+        for (at, seq, packet) in std::mem::take(&mut self.links[link as usize].in_flight) {
+            self.sched.schedule_reserved(at, seq, EventKind::ArriveHeld { link, packet });
         }
+    }
+
+    /// A packet held by [`Self::hold_in_flight`] reaches the far end of its link.
+    pub(super) fn arrive_held(&mut self, link: u32, id: PacketId) {
+        if self.tracer.is_some() {
+            self.trace(crate::monitor::trace::TraceOp::Receive, link, id);
+        }
+        self.forward(id);
     }
 
     /// Recomputes the routes over the links that are up (ns-2 Session routing): each

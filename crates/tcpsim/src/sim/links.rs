@@ -213,9 +213,6 @@ impl Simulation<'_> {
         let arrival = done.saturating_add(l.delay);
         let arrival_seq = self.sched.reserve();
         l.done_seq = self.sched.reserve();
-        // Only after a delay decrease (`[[event]]`) can a packet arrive before one sent
-        // earlier on the same link (ns-2 lets it: no `avoidReordering_`).
-        let overtakes = l.in_flight.back().is_some_and(|&(last, _, _)| arrival < last);
         l.in_flight.push_back((arrival, arrival_seq, id));
         let first_in_flight = l.in_flight.len() == 1;
         if self.tracer.is_some() {
@@ -230,9 +227,6 @@ impl Simulation<'_> {
             self.sched.schedule_reserved(done, l.done_seq, EventKind::TransmitDone { link });
         } else if l.empty_dequeue_matters {
             l.owes_empty_dequeue = true;
-        }
-        if overtakes {
-            self.overtake_in_flight(link);
         }
     }
 

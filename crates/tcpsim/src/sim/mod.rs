@@ -118,6 +118,7 @@ impl<'s> Simulation<'s> {
                 EventKind::Sample => self.sample(),
                 EventKind::MeasureStart => self.measurement_starts(),
                 EventKind::LinkChange { event } => self.link_change(event),
+                EventKind::ArriveHeld { link, packet } => self.arrive_held(link, packet),
                 EventKind::Progress => {
                     let now = self.sched.now();
                     progress(time::to_secs(now) / time::to_secs(end).max(1e-30));
