@@ -4,6 +4,7 @@ Case A  one Reno flow, 20-packet DropTail bottleneck, 100 s:
         goodput within 2 %, bottleneck drops within 10 % of ns-2.
 Case FAILOVER (dynamic, static): link dynamics on a diamond; tolerances in
         harness.case_failover.
+Case LINKDOWN-CBR: a link going down under CBR: its d and v trace lines exactly as ns-2's.
 Case B1 bench/b1.toml vs `ns bench/ns2/dumbbell.tcl 16 60 Newreno RED 100Mb`:
         aggregate goodput within 3 %, Jain's index within 0.02 (absolute).
 
@@ -61,3 +62,9 @@ def test_case_failover_link_dynamics(tcpsim_run, mode):
     """A link down and up (rtmodel-at) and a bandwidth change, with Session or static
     routing (validation/ns2/case_failover.tcl + .toml)."""
     _assert_case(harness.case_failover(mode))
+
+
+def test_case_linkdown_cbr_traces_the_drops_as_ns2(tcpsim_run):
+    """A link that goes down drops its queue, then the packet being sent and those
+    propagating, with the same trace lines as ns-2.35 (validation/ns2/case_linkdown_cbr)."""
+    _assert_case(harness.case_linkdown_cbr())

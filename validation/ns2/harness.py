@@ -54,6 +54,8 @@ FAILOVER-DYNAMIC, FAILOVER-STATIC  link dynamics on a diamond (case_failover.tcl
     case_failover.toml): a link down and up (rtmodel-at) and a bandwidth halving and
     back, with Session or static routing; one Reno flow, every count exact (delivered,
     sent, retransmitted packets, timeouts, drops on the failed link and the slowed one).
+LINKDOWN-CBR  a link holding a queue and packets on the wire goes down and up under CBR
+    (case_linkdown_cbr.tcl + .toml): the trace's d and v lines exactly as ns-2's.
 
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
@@ -1128,6 +1130,59 @@ def case_failover(mode: str = "dynamic", seconds: float = 20.0) -> CaseResult:
     return res
 
 
+CASE_LINKDOWN_TCL, CASE_LINKDOWN_TOML = HERE / "case_linkdown_cbr.tcl", HERE / "case_linkdown_cbr.toml"
+
+
+def _trace_lines(path: Path, ops: str, until: float) -> list[tuple[str, ...]]:
+    """(op, time, from, to, type, seq) of the trace lines with these ops before `until`."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if fields and fields[0] in ops and float(fields[1]) < until:
+                out.append((fields[0], fields[1], fields[2], fields[3], fields[4], fields[10]))
+    return out
+
+
+def case_linkdown_cbr() -> CaseResult:
+    """Case LINKDOWN-CBR, deterministic (CBR without jitter): the trace's `d` lines (time,
+    link direction, packet, in order: the queue's packets, then the one being sent and
+    those propagating) exactly as ns-2's; the `v` lines as ns-2's, character for character,
+    once its duplicates (one per rtmodel) are dropped; the number of `+`, `-`, `r`
+    lines before 2.9 s exact (their order may differ among same-time events)."""
+    work = Path(tempfile.mkdtemp(prefix="tcpsim-linkdown-"))
+    ns_trace = work / "ns2.tr"
+    _, ns_wall = run_ns2(CASE_LINKDOWN_TCL, [str(ns_trace)])
+    scenario = work / "case_linkdown_cbr.toml"
+    scenario.write_text(CASE_LINKDOWN_TOML.read_text() + '\n[trace]\nns2 = "all"\n')
+    run = run_tcpsim(scenario, work / "tcpsim")
+    ts_trace = work / "tcpsim" / "traces" / "trace.tr"
+
+    def states(path: Path) -> list[tuple[str, ...]]:
+        seen = []
+        for line in open(path):
+            if line.startswith("v "):
+                entry = tuple(line.split())
+                if entry not in seen:
+                    seen.append(entry)
+        return seen
+
+    ns_drops, ts_drops = _trace_lines(ns_trace, "d", 2.9), _trace_lines(ts_trace, "d", 2.9)
+    ns_states, ts_states = states(ns_trace), states(ts_trace)
+    ns = {"d_lines": len(ns_drops), "v_lines": len(ns_states)}
+    ts = {"d_lines": len(ts_drops), "v_lines": len(ts_states)}
+    for op in "+-r":
+        ns[f"{op}_lines"] = len(_trace_lines(ns_trace, op, 2.9))
+        ts[f"{op}_lines"] = len(_trace_lines(ts_trace, op, 2.9))
+    checks = [Check(k, ns[k], ts[k], "abs", 0) for k in ns]
+    checks.append(Check("d_lines_differing", 0, sum(a != b for a, b in zip(ns_drops, ts_drops)), "abs", 0))
+    checks.append(Check("v_lines_differing", 0, sum(a != b for a, b in zip(ns_states, ts_states)), "abs", 0))
+    ts["down_drops_r1_r2"] = next(_num(r, "down_drops") for r in run.links if r["link"] == "r1->r2")
+    res = CaseResult("LINKDOWN-CBR", ns, ts, checks, ns_wall, run.wall_s)
+    res.notes.append(f"both traces kept in {work}")
+    return res
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
                "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
                "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0), "RED-AUTO": (case_red_auto, 60.0),
@@ -1135,7 +1190,8 @@ MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.
                "FACK": (case_fack, 60.0), "FACK-OPTS": (case_fack_opts, 60.0),
                "V1": (case_v1, 65.0), "V2": (case_v2, 65.0), "V3": (case_v3, 60.0),
                "FAILOVER-DYNAMIC": (lambda t: case_failover("dynamic", t), 20.0),
-               "FAILOVER-STATIC": (lambda t: case_failover("static", t), 20.0)}
+               "FAILOVER-STATIC": (lambda t: case_failover("static", t), 20.0),
+               "LINKDOWN-CBR": (lambda t: case_linkdown_cbr(), 3.0)}
 
 
 # --------------------------------------------------------------------------- command line

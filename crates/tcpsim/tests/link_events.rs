@@ -112,10 +112,16 @@ fn a_link_going_down_drops_what_it_holds_and_everything_that_reaches_it() {
     assert_eq!(i64_col(&r.links, "down_drops")[link_row(&r, "r2->r1")], 0, "no ACKs on the reverse direction");
     // Back up: packets flow again.
     assert!(lines.iter().filter(on_link).any(|l| l.op == 'r' && l.t > up));
-    // ns-2's link state lines, to->from first as rtmodel-at writes them.
+    // ns-2's link state lines, to->from first as rtmodel-at writes them, the time as Tcl
+    // prints ns-2's clock.
     assert_eq!(
         states,
-        ["v 1.0013 link-down 2 1", "v 1.0013 link-down 1 2", "v 2.0013 link-up 2 1", "v 2.0013 link-up 1 2"]
+        [
+            "v 1.0013000000000001 link-down 2 1",
+            "v 1.0013000000000001 link-down 1 2",
+            "v 2.0013000000000001 link-up 2 1",
+            "v 2.0013000000000001 link-up 1 2"
+        ]
     );
 }
 
