@@ -56,6 +56,8 @@ FAILOVER-DYNAMIC, FAILOVER-STATIC  link dynamics on a diamond (case_failover.tcl
     sent, retransmitted packets, timeouts, drops on the failed link and the slowed one).
 LINKDOWN-CBR  a link holding a queue and packets on the wire goes down and up under CBR
     (case_linkdown_cbr.tcl + .toml): the trace's d and v lines exactly as ns-2's.
+DELAY-CBR  a delay decrease with packets on the wire under CBR (case_delay_cbr.tcl +
+    .toml): every trace line as ns-2's, in order (the overtaking included).
 
 Units. ns-2's TCPSink ``bytes_`` counts wire bytes (payload + 40-byte header) delivered
 in order, including the 40-byte SYN that ns-2.35's one-way TCP sends as sequence 0
@@ -1183,6 +1185,30 @@ def case_linkdown_cbr() -> CaseResult:
     return res
 
 
+CASE_DELAY_TCL, CASE_DELAY_TOML = HERE / "case_delay_cbr.tcl", HERE / "case_delay_cbr.toml"
+
+
+def case_delay_cbr() -> CaseResult:
+    """Case DELAY-CBR, deterministic: every trace line before 2.9 s (op, time, link
+    direction, type, size, packet) exactly as ns-2's, in the same order: the delay
+    decrease reorders the arrivals as ns-2 does."""
+    work = Path(tempfile.mkdtemp(prefix="tcpsim-delay-"))
+    ns_trace = work / "ns2.tr"
+    _, ns_wall = run_ns2(CASE_DELAY_TCL, [str(ns_trace)])
+    scenario = work / "case_delay_cbr.toml"
+    scenario.write_text(CASE_DELAY_TOML.read_text() + '\n[trace]\nns2 = "all"\n')
+    run = run_tcpsim(scenario, work / "tcpsim")
+    ns_lines = _trace_lines(ns_trace, "+-rd", 2.9)
+    ts_lines = _trace_lines(work / "tcpsim" / "traces" / "trace.tr", "+-rd", 2.9)
+    ns = {"lines": len(ns_lines)}
+    ts = {"lines": len(ts_lines)}
+    checks = [Check("lines", ns["lines"], ts["lines"], "abs", 0),
+              Check("lines_differing", 0, sum(a != b for a, b in zip(ns_lines, ts_lines)), "abs", 0)]
+    res = CaseResult("DELAY-CBR", ns, ts, checks, ns_wall, run.wall_s)
+    res.notes.append(f"both traces kept in {work}")
+    return res
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
                "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
                "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0), "RED-AUTO": (case_red_auto, 60.0),
@@ -1191,7 +1217,8 @@ MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.
                "V1": (case_v1, 65.0), "V2": (case_v2, 65.0), "V3": (case_v3, 60.0),
                "FAILOVER-DYNAMIC": (lambda t: case_failover("dynamic", t), 20.0),
                "FAILOVER-STATIC": (lambda t: case_failover("static", t), 20.0),
-               "LINKDOWN-CBR": (lambda t: case_linkdown_cbr(), 3.0)}
+               "LINKDOWN-CBR": (lambda t: case_linkdown_cbr(), 3.0),
+               "DELAY-CBR": (lambda t: case_delay_cbr(), 3.0)}
 
 
 # --------------------------------------------------------------------------- command line
