@@ -91,6 +91,18 @@ def test_validate_command(tcpsim_cli, small_scenario_file, tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def test_validate_checks_events(tcpsim_cli, repo_root, tmp_path):
+    ok = _run(tcpsim_cli, "validate", repo_root / "examples" / "link_failover.toml")
+    assert ok.returncode == 0, ok.stderr
+    bad = tmp_path / "bad_event.toml"
+    text = (repo_root / "examples" / "link_failover.toml").read_text()
+    bad.write_text(text.replace('action = "down"', 'action = "fail"'))
+    proc = _run(tcpsim_cli, "validate", bad)
+    assert proc.returncode == 2
+    assert "bad_event.toml, line " in proc.stderr
+    assert "key 'event[0].action': expected one of 'rate', 'delay', 'down', 'up', got \"fail\"" in proc.stderr
+
+
 def test_plot_command_redraws_saved_results(tcpsim_cli, small_scenario_file, tmp_path):
     out = tmp_path / "r"
     assert _run(tcpsim_cli, "run", small_scenario_file, "--out", out, "-q").returncode == 0

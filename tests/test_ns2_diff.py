@@ -2,6 +2,10 @@
 
 Case A  one Reno flow, 20-packet DropTail bottleneck, 100 s:
         goodput within 2 %, bottleneck drops within 10 % of ns-2.
+Case FAILOVER (dynamic, static): link dynamics on a diamond; tolerances in
+        harness.case_failover.
+Case LINKDOWN-CBR: a link going down under CBR: its d and v trace lines exactly as ns-2's.
+Case DELAY-CBR: a delay decrease under CBR: every trace line as ns-2's, in order.
 Case B1 bench/b1.toml vs `ns bench/ns2/dumbbell.tcl 16 60 Newreno RED 100Mb`:
         aggregate goodput within 3 %, Jain's index within 0.02 (absolute).
 
@@ -52,3 +56,22 @@ def test_case_a_reno_droptail(tcpsim_run):
 
 def test_case_b1_newreno_red_dumbbell(tcpsim_run):
     _assert_case(harness.case_b1(60.0))
+
+
+@pytest.mark.parametrize("mode", ["dynamic", "static"])
+def test_case_failover_link_dynamics(tcpsim_run, mode):
+    """A link down and up (rtmodel-at) and a bandwidth change, with Session or static
+    routing (validation/ns2/case_failover.tcl + .toml)."""
+    _assert_case(harness.case_failover(mode))
+
+
+def test_case_linkdown_cbr_traces_the_drops_as_ns2(tcpsim_run):
+    """A link that goes down drops its queue, then the packet being sent and those
+    propagating, with the same trace lines as ns-2.35 (validation/ns2/case_linkdown_cbr)."""
+    _assert_case(harness.case_linkdown_cbr())
+
+
+def test_case_delay_cbr_reorders_as_ns2(tcpsim_run):
+    """A delay decrease: packets sent after it overtake those on the wire, every trace
+    line as ns-2.35's (validation/ns2/case_delay_cbr)."""
+    _assert_case(harness.case_delay_cbr())

@@ -16,9 +16,11 @@ from tcpsim.scenario import (
     Chain,
     DropTail,
     Dumbbell,
+    Event,
     Link,
     LinkSpec,
     Monitor,
+    Routing,
     Scenario,
     TcpFlow,
     python_key,
@@ -321,6 +323,11 @@ def _file_error(text: str) -> str:
         (lambda s: s.links.append(Link("s0", "s0", "1Mbps", "1ms")), "links[0].to", "link[0].to"),
         (lambda s: s.links.append(Link("s0", "nowhere", "1Mbps", "1ms")), "links[0].to", "link[0].to"),
         (lambda s: setattr(s, "flows", []), "flows", "flow"),
+        (lambda s: s.events.append(Event("1s", "r1->r9", "down")), "events[0].link", "event[0].link"),
+        (lambda s: s.events.append(Event("1s", "r1->r2", "fail")), "events[0].action", "event[0].action"),
+        (lambda s: s.events.append(Event("9s", "r1->r2", "down")), "events[0].at", "event[0].at"),
+        (lambda s: s.events.append(Event("1s", "r1->r2", "rate", value="0bps")), "events[0].value", "event[0].value"),
+        (lambda s: setattr(s, "routing", Routing("ospf")), "routing.mode", "routing.mode"),
     ],
 )
 def test_invalid_objects_name_the_attribute_and_give_the_file_paths_message(change, key, toml_key):
@@ -576,3 +583,21 @@ def test_scenario_run_takes_overrides_and_seed():
     res = sc.run(seed=4, overrides={"flow[0].cc": "vegas"})
     assert res.summary["overrides"] == {"flow[0].cc": "vegas", "simulation.seed": 4}
     assert res.flows["cc"].tolist() == ["vegas"] and res.summary["seed"] == 4
+
+
+def test_events_and_routing_are_written_and_run():
+    # r1-r2 is the dumbbell's only path: down for a second, every packet sent to it in
+    # that second is dropped there (dynamic routing keeps the route it cannot replace).
+    sc = small_dumbbell(
+        routing=Routing(mode="dynamic"),
+        events=[Event("1s", "r1->r2", "down"), Event("2s", "r2->r1", "up"),
+                Event("2.5s", "r1->r2", "rate", value="1Mbps", direction="forward")],
+    )
+    doc = tomllib.loads(sc.to_toml())
+    assert doc["routing"] == {"mode": "dynamic"}
+    assert doc["event"][2] == {"at": "2.5s", "link": "r1->r2", "action": "rate", "value": "1Mbps", "direction": "forward"}
+    assert Scenario.load(sc.to_toml()) == sc
+    links = sc.run().links.set_index("link")
+    assert links.loc["r1->r2", "down_drops"] > 0
+    assert links.loc["s0->r1", "down_drops"] == 0
+    assert links.loc["r1->r2", "rate_bps"] == 5_000_000, "the table gives the scenario's rate"

@@ -79,7 +79,8 @@ SCHEMAS: Dict[str, Dict[str, str]] = {
     },
     "links": {
         "link": "str", "rate_bps": "int64", "delay_s": "float64", "packets_sent": "int64",
-        "bytes_sent": "int64", "utilization": "float64",
+        "bytes_sent": "int64", "error_drops": "int64", "down_drops": "int64",
+        "utilization": "float64",
     },
     "timeseries": {"time_s": "float64", "entity": "str", "metric": "str", "value": "float64"},
 }

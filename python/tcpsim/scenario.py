@@ -82,6 +82,8 @@ __all__ = [
     "Chain",
     "Monitor",
     "Trace",
+    "Routing",
+    "Event",
 ]
 
 
@@ -487,6 +489,41 @@ class Trace(_Table):
         return cls._from_dict(data, path)
 
 
+# --------------------------------------------------------------------------- changes during a run
+
+
+@dataclass(repr=False)
+class Routing(_Table):
+    """``[routing]``: `mode` ``"static"`` (routes computed once, at load: ns-2's default)
+    or ``"dynamic"`` (recomputed at once whenever a link goes down or up: ns-2's Session
+    routing). See docs/scenario.md."""
+
+    mode: Optional[str] = None
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any], path: str) -> "Routing":
+        return cls._from_dict(data, path)
+
+
+@dataclass(repr=False)
+class Event(_Table):
+    """``[[event]]``: at time `at`, change the link named by one of its directions
+    (`link`, ``"a->b"``): `action` ``"rate"`` or ``"delay"`` (with the new `value`,
+    ``"5Mbps"`` / ``"20ms"``), ``"down"`` or ``"up"``; `direction` ``"both"`` (the
+    default) or ``"forward"`` (only `link`'s direction). The core checks the values
+    (docs/scenario.md)."""
+
+    at: str
+    link: str
+    action: str
+    value: Optional[str] = None
+    direction: Optional[str] = None
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any], path: str) -> "Event":
+        return cls._from_dict(data, path)
+
+
 # --------------------------------------------------------------------------- scenario
 
 
@@ -494,7 +531,7 @@ class Trace(_Table):
 class Scenario(_Table):
     """A whole scenario: ``[simulation]`` (`duration`, `seed`, `measure_from`), ``[network] nodes``,
     ``[[link]]`` (`links`), ``[[flow]]`` (`flows`), the generators ``[dumbbell]`` and
-    ``[chain]``, ``[monitor]`` and ``[trace]``.
+    ``[chain]``, ``[monitor]``, ``[trace]``, ``[routing]`` and ``[[event]]`` (`events`).
 
     Nodes of generators are declared by the generator; `nodes` lists only the extra nodes
     that explicit `links` join."""
@@ -511,11 +548,15 @@ class Scenario(_Table):
     #: Start of the measurement window of every reported counter (a time, e.g. "20s";
     #: ``[simulation] measure_from``); the end of the run closes it.
     measure_from: Optional[str] = None
+    routing: Optional[Routing] = None
+    #: Changes to links during the run (``[[event]]``).
+    events: List[Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.nodes = _listify(self.nodes)
         self.links = _listify(self.links)
         self.flows = _listify(self.flows)
+        self.events = _listify(self.events)
 
     # ------------------------------------------------------------------ TOML out
 
@@ -543,6 +584,10 @@ class Scenario(_Table):
             out["monitor"] = self.monitor.to_dict()
         if self.trace is not None:
             out["trace"] = self.trace.to_dict()
+        if self.routing is not None:
+            out["routing"] = self.routing.to_dict()
+        if self.events:
+            out["event"] = [event.to_dict() for event in self.events]
         return out
 
     def to_toml(self) -> str:
@@ -581,7 +626,7 @@ class Scenario(_Table):
         """Objects from the nested dict of a TOML document (``tomllib.loads``). Raises
         `tcpsim.ScenarioError` naming any key it does not know."""
         data = dict(data)
-        sections = {"simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace"}
+        sections = {"simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace", "routing", "event"}
         for key in data:
             if key not in sections:
                 raise _toml_error(key, "unknown key '%s'; expected one of %s" % (
@@ -607,6 +652,8 @@ class Scenario(_Table):
             chain=Chain.from_dict(_table(data["chain"], "chain"), "chain") if "chain" in data else None,
             monitor=Monitor.from_dict(_table(data["monitor"], "monitor"), "monitor") if "monitor" in data else None,
             trace=Trace.from_dict(_table(data["trace"], "trace"), "trace") if "trace" in data else None,
+            routing=Routing.from_dict(_table(data["routing"], "routing"), "routing") if "routing" in data else None,
+            events=[Event.from_dict(_table(t, f"event[{i}]"), f"event[{i}]") for i, t in enumerate(_tables(data, "event"))],
         )
 
     # ------------------------------------------------------------------ checking, running
@@ -644,7 +691,7 @@ class Scenario(_Table):
             if isinstance(obj, _LinkTable):
                 obj._check_models(path)
 
-        for name, value in (("nodes", self.nodes), ("links", self.links), ("flows", self.flows)):
+        for name, value in (("nodes", self.nodes), ("links", self.links), ("flows", self.flows), ("events", self.events)):
             if not isinstance(value, list):
                 raise _error(name, f"expected a list, got {value!r}")
         for i, link in enumerate(self.links):
@@ -664,6 +711,11 @@ class Scenario(_Table):
             raise _error("monitor", f"expected Monitor(...), got {self.monitor!r}")
         if self.trace is not None and not isinstance(self.trace, Trace):
             raise _error("trace", f"expected Trace(...), got {self.trace!r}")
+        if self.routing is not None and not isinstance(self.routing, Routing):
+            raise _error("routing", f"expected Routing(...), got {self.routing!r}")
+        for i, event in enumerate(self.events):
+            if not isinstance(event, Event):
+                raise _error(f"events[{i}]", f"expected Event(...), got {event!r}")
 
 
 # --------------------------------------------------------------------------- errors
@@ -695,7 +747,8 @@ def _toml_error(toml_key: str, message: str) -> Exception:
 def python_key(toml_key: str) -> str:
     """Maps a TOML key path of the core's errors to the `Scenario` attribute path:
     ``flow[1].rate`` -> ``flows[1].rate``, ``link[0].from`` -> ``links[0].from_``,
-    ``simulation.duration`` -> ``duration``, ``network.nodes`` -> ``nodes``."""
+    ``simulation.duration`` -> ``duration``, ``network.nodes`` -> ``nodes``,
+    ``event[0].at`` -> ``events[0].at``."""
     key = toml_key
     if key == "simulation":
         return ""
@@ -703,7 +756,7 @@ def python_key(toml_key: str) -> str:
         key = key[len("simulation."):]
     elif key in ("network", "network.nodes"):
         return "nodes"
-    m = re.match(r"^(link|flow)(\[\d+\])?((?:\..*)?)$", key, re.S)
+    m = re.match(r"^(link|flow|event)(\[\d+\])?((?:\..*)?)$", key, re.S)
     if m:
         head, index, rest = m.group(1) + "s", m.group(2) or "", m.group(3)
         if rest in (".from",):

@@ -232,6 +232,16 @@ impl PacketArena {
         &mut self.slots[id as usize]
     }
 
+    /// The ids of the packets currently allocated, in slot order (for rare whole-network
+    /// changes such as rerouting; linear in the arena's size).
+    pub fn live_ids(&self) -> Vec<PacketId> {
+        let mut free = vec![false; self.slots.len()];
+        for &id in &self.free {
+            free[id as usize] = true;
+        }
+        (0..self.slots.len() as PacketId).filter(|&id| !free[id as usize]).collect()
+    }
+
     /// Packets currently allocated.
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()

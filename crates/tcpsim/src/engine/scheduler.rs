@@ -29,6 +29,11 @@ pub enum EventKind {
     Progress,
     /// The measurement window opens (`measure_from`).
     MeasureStart,
+    /// A scenario's `[[event]]` changes a link (index into the scenario's events).
+    LinkChange { event: u32 },
+    /// A packet that was propagating on a link when its delay went down reaches the far
+    /// end (it has an event of its own: those sent after the change may arrive first).
+    ArriveHeld { link: u32, packet: u32 },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -98,6 +103,15 @@ impl Scheduler {
     pub fn schedule_reserved(&mut self, at: SimTime, seq: u64, kind: EventKind) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         self.heap.push(Event { at, seq, kind });
+    }
+
+    /// Removes every pending event of these kinds and returns them (rare: a link going down
+    /// takes back its transmission and arrival events). Linear in the number of pending
+    /// events.
+    pub fn cancel_where(&mut self, cancelled: impl Fn(&EventKind) -> bool) -> Vec<Event> {
+        let (removed, kept): (Vec<Event>, Vec<Event>) = std::mem::take(&mut self.heap).into_vec().into_iter().partition(|e| cancelled(&e.kind));
+        self.heap = BinaryHeap::from(kept);
+        removed
     }
 
     /// Pops the next event with time ≤ `until`, advancing the clock to it.

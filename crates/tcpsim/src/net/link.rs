@@ -41,12 +41,25 @@ pub struct LinkStats {
     pub busy_time: Dur,
     /// Packets lost by the link's error model.
     pub error_drops: u64,
+    /// Packets dropped because the link was down: arriving while it was down, or waiting
+    /// in its queue, being sent or propagating when it went down (`[[event]]`).
+    pub down_drops: u64,
 }
 
 /// A link direction's error model and its own random stream.
 pub struct LinkErrors {
     pub model: Box<dyn ErrorModel>,
     pub random: RandomStream,
+}
+
+/// What a packet meets at a link direction before its queue, on the links that have
+/// anything there: the link being down (ns-2's `DynamicLink`, which ns-2 puts at the
+/// head of a link that `rtmodel` changes) and the error model (ns-2's `lossmodel`). A
+/// link with neither has no head, so its packets pay one pointer test.
+#[derive(Default)]
+pub struct LinkHead {
+    pub down: bool,
+    pub errors: Option<LinkErrors>,
 }
 
 pub struct LinkDirection {
@@ -67,8 +80,8 @@ pub struct LinkDirection {
     /// Packets propagating: arrival time (non-decreasing), the tie-order place taken
     /// when the transmission started (ns-2 schedules the arrival then), packet.
     pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
-    /// Error model, if the link has one.
-    pub errors: Option<Box<LinkErrors>>,
+    /// The link's head, if it has an error model or is down.
+    pub head: Option<Box<LinkHead>>,
     /// Tie-order place of the end of the current transmission, taken when it started.
     pub done_seq: u64,
     pub stats: LinkStats,
@@ -88,7 +101,7 @@ impl LinkDirection {
             done_event_pending: false,
             owes_empty_dequeue: false,
             in_flight: VecDeque::new(),
-            errors: None,
+            head: None,
             stats: LinkStats::default(),
         }
     }
@@ -96,6 +109,11 @@ impl LinkDirection {
     /// The transmitter is free and nothing is scheduled to take the next packet.
     pub fn idle(&self, now: SimTime) -> bool {
         !self.done_event_pending && now >= self.busy_until
+    }
+
+    /// Whether the link direction is down (`[[event]]` with action "down").
+    pub fn is_down(&self) -> bool {
+        self.head.as_ref().is_some_and(|h| h.down)
     }
 
     /// Accumulates the queue-length integral up to `now`; call before the length changes.

@@ -192,6 +192,44 @@ impl TraceSpec {
     }
 }
 
+/// How routes react to links going down and up (`[routing] mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RoutingMode {
+    /// Routes are computed once, at load (ns-2's `rtproto Static`, its default): a packet
+    /// whose route uses a down link is dropped at that link.
+    #[default]
+    Static,
+    /// Every link going down or up recomputes the shortest paths at once, at the same
+    /// simulated time (ns-2's `rtproto Session`).
+    Dynamic,
+}
+
+/// What a `[[event]]` does to its link directions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkChange {
+    /// A new transmission rate, bits per second (from the next packet to be sent on).
+    Rate(u64),
+    /// A new propagation delay (for packets that start their transmission from then on).
+    Delay(Dur),
+    /// The link stops carrying packets; those on it are dropped.
+    Down,
+    /// The link carries packets again.
+    Up,
+}
+
+/// A change to a link at a given simulated time (`[[event]]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkEvent {
+    pub at: SimTime,
+    /// The link directions it changes (direction `2i` is link i's a → b, `2i + 1` its
+    /// b → a).
+    pub directions: Vec<u32>,
+    pub change: LinkChange,
+    /// Where the event was written, e.g. ("event[2]", line 40).
+    pub key: String,
+    pub line: Option<usize>,
+}
+
 /// A validated scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
@@ -207,6 +245,9 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     pub monitor: MonitorSpec,
     pub trace: TraceSpec,
+    /// Changes to links during the run, in time order (file order among equal times).
+    pub events: Vec<LinkEvent>,
+    pub routing: RoutingMode,
     /// The routes, once loading has planned them (`crate::load_str`); `None` for a
     /// scenario only parsed, which building plans itself.
     pub routes: Option<std::sync::Arc<Routes>>,
@@ -244,6 +285,12 @@ impl Scenario {
         let l = &self.links[i];
         let (key, line) = if reverse { &l.models.queue_ba.at } else { &l.models.queue_ab.at };
         ScenarioError { file: self.file.clone(), line: *line, key: key.clone(), message: message.into() }
+    }
+
+    /// An error located at event `i`'s table.
+    pub fn event_error(&self, i: usize, key: &str, message: impl Into<String>) -> ScenarioError {
+        let e = &self.events[i];
+        ScenarioError { file: self.file.clone(), line: e.line, key: format!("{}.{key}", e.key), message: message.into() }
     }
 
     /// An error located at link `i`'s table.

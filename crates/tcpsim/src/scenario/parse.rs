@@ -2,7 +2,10 @@
 
 use super::model_reader;
 use super::reader::{quote, Section, Source};
-use super::{FlowSource, FlowSpec, LinkModels, LinkQueue, LinkSpec, MonitorSpec, Scenario, ScenarioError, Selection, TraceSpec};
+use super::{
+    FlowSource, FlowSpec, LinkChange, LinkEvent, LinkModels, LinkQueue, LinkSpec, MonitorSpec, RoutingMode, Scenario, ScenarioError,
+    Selection, TraceSpec,
+};
 use crate::agent::{Selected, SourceModel};
 use crate::catalogue::{self, Listed};
 use crate::engine::RandomStream;
@@ -20,7 +23,12 @@ use std::sync::Arc;
 /// bad input from exhausting memory while it is read).
 const MAX_GENERATED: i64 = 100_000;
 
-const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace"];
+const ROOT_KEYS: &[&str] = &["simulation", "network", "dumbbell", "chain", "link", "flow", "monitor", "trace", "routing", "event"];
+const ROUTING_KEYS: &[&str] = &["mode"];
+const ROUTING_MODES: &[&str] = &["static", "dynamic"];
+const EVENT_KEYS: &[&str] = &["at", "link", "action", "value", "direction"];
+const EVENT_ACTIONS: &[&str] = &["rate", "delay", "down", "up"];
+const EVENT_DIRECTIONS: &[&str] = &["both", "forward"];
 const TRACE_KEYS: &[&str] = &["dir", "ns2", "pcap_links", "pcap_nodes"];
 const SIMULATION_KEYS: &[&str] = &["duration", "seed", "measure_from"];
 const NETWORK_KEYS: &[&str] = &["nodes"];
@@ -100,6 +108,20 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         Some(t) => b.trace(&t)?,
         None => TraceSpec::none(),
     };
+    if let Some(r) = root.table("routing")? {
+        r.allow(ROUTING_KEYS)?;
+        if let Some(mode) = r.choice("mode", ROUTING_MODES)? {
+            b.scenario.routing = if mode.value == "dynamic" { RoutingMode::Dynamic } else { RoutingMode::Static };
+        }
+        r.finish()?;
+    }
+    for event in root.tables("event")? {
+        let e = b.event(&event)?;
+        b.scenario.events.push(e);
+    }
+    // Time order; equal times keep file order (a stable sort), as ns-2 runs `$ns at`
+    // commands of one time in the order they were given.
+    b.scenario.events.sort_by_key(|e| e.at);
     root.finish()?;
     Ok(b.scenario)
 }
@@ -144,6 +166,8 @@ fn empty(file: &str) -> Scenario {
         flows: Vec::new(),
         monitor: MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, line: None },
         trace: TraceSpec::none(),
+        events: Vec::new(),
+        routing: RoutingMode::Static,
         routes: None,
     }
 }
@@ -467,6 +491,56 @@ impl Builder {
     }
 
     /// Whether `name` ("a->b") names a direction of a declared link.
+    /// One `[[event]]`: when, which link, what changes.
+    fn event(&self, s: &Section) -> Result<LinkEvent, ScenarioError> {
+        s.allow(EVENT_KEYS)?;
+        let at = s.required("at", s.quantity("at", parse_time, units::TIME_EXPECTED)?, units::TIME_EXPECTED)?;
+        if at > self.scenario.duration {
+            return Err(s.error(
+                "at",
+                format!(
+                    "expected a time within the run (0 to the duration, {} s), got {} s",
+                    crate::engine::time::to_secs(self.scenario.duration),
+                    crate::engine::time::to_secs(at)
+                ),
+            ));
+        }
+        let link = s.required("link", s.string("link")?, "a link direction such as \"r1->r2\"")?;
+        let Some((from, to)) = link.value.split_once("->") else {
+            return Err(s.error("link", format!("expected a link named \"from->to\" after a link direction, got {}", quote(&link.value))));
+        };
+        let a = self.node(s, "link", from)?;
+        let b = self.node(s, "link", to)?;
+        let Some(index) = self.scenario.links.iter().position(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) else {
+            return Err(s.error("link", format!("no link joins {} and {}: expected a link direction such as \"r1->r2\"", quote(from), quote(to))));
+        };
+        let forward = if self.scenario.links[index].a == a { 2 * index as u32 } else { 2 * index as u32 + 1 };
+        let action = s.required("action", s.choice("action", EVENT_ACTIONS)?, &format!("one of {}", super::reader::quote_list(EVENT_ACTIONS)))?;
+        let change = match action.value.as_str() {
+            "rate" => {
+                let rate = s.required("value", s.quantity("value", parse_rate, units::RATE_EXPECTED)?, &format!("for action \"rate\", {}", units::RATE_EXPECTED))?;
+                if rate == 0 {
+                    return Err(s.error("value", "expected a rate greater than zero (to stop a link, use action = \"down\")"));
+                }
+                LinkChange::Rate(rate)
+            }
+            "delay" => LinkChange::Delay(s.required("value", s.quantity("value", parse_time, units::TIME_EXPECTED)?, &format!("for action \"delay\", {}", units::TIME_EXPECTED))?),
+            word => {
+                if s.present("value") {
+                    return Err(s.error("value", format!("action {} takes no value: expected no 'value' key", quote(word))));
+                }
+                if word == "down" { LinkChange::Down } else { LinkChange::Up }
+            }
+        };
+        let directions = match s.choice("direction", EVENT_DIRECTIONS)?.map(|d| d.value) {
+            Some(d) if d == "forward" => vec![forward],
+            // ns-2's `rtmodel-at T down $from $to` changes to->from, then from->to.
+            _ => vec![forward ^ 1, forward],
+        };
+        s.finish()?;
+        Ok(LinkEvent { at, directions, change, key: s.path.clone(), line: s.line })
+    }
+
     fn is_link_direction(&self, name: &str) -> bool {
         name.split_once("->").is_some_and(|(a, b)| match (self.node_ids.get(a), self.node_ids.get(b)) {
             (Some(&a), Some(&b)) => self.link_pairs.contains(&(a.min(b), a.max(b))),

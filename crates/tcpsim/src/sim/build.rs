@@ -5,11 +5,11 @@ use crate::agent::AgentOutputs;
 use crate::cost::Limits;
 use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::TimeSeries;
-use crate::net::link::LinkErrors;
+use crate::net::link::{LinkErrors, LinkHead};
 use crate::net::routing::{path, Graph, Routes};
 use crate::net::LinkDirection;
 use crate::queue::{QueueEnv, QueueLink};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{LinkChange, Scenario, ScenarioError};
 use std::collections::HashMap;
 
 /// Checks what only the network shows (routes, queue limits against the largest packet,
@@ -34,6 +34,18 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Routes, Scena
                 "rate",
                 format!("expected a rate at which a {smallest} B packet takes at least 1 ps to send"),
             ));
+        }
+    }
+
+    for (i, e) in scenario.events.iter().enumerate() {
+        if let LinkChange::Rate(rate_bps) = e.change {
+            if time::transmission_time(smallest as u64, rate_bps) == 0 {
+                return Err(scenario.event_error(
+                    i,
+                    "value",
+                    format!("expected a rate at which a {smallest} B packet takes at least 1 ps to send"),
+                ));
+            }
         }
     }
 
@@ -144,7 +156,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
             let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, discipline);
             if let Some(error) = error {
                 let random = RandomStream::new(scenario.seed, &format!("error {name}"));
-                link.errors = Some(Box::new(LinkErrors { model: error.build(), random }));
+                link.head = Some(Box::new(LinkHead { down: false, errors: Some(LinkErrors { model: error.build(), random }) }));
             }
             links.push(link);
         }
@@ -182,6 +194,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         packets: PacketArena::default(),
         links,
         routes: plan.routes.clone(),
+        route_ids: HashMap::new(),
         flows,
         series,
         queue_actions: Vec::new(),

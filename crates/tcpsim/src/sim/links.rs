@@ -16,12 +16,8 @@ impl Simulation<'_> {
     /// Offers packet `id` to link direction `link`: its error model, then its queue.
     pub(super) fn send_on_link(&mut self, link: u32, id: PacketId) {
         let now = self.now();
-        if let Some(e) = &mut self.links[link as usize].errors {
-            let p = self.packets.get(id);
-            if e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
-                self.lose_on_link(link, id);
-                return;
-            }
+        if self.links[link as usize].head.is_some() && self.stopped_at_head(link, id) {
+            return;
         }
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
@@ -79,12 +75,38 @@ impl Simulation<'_> {
         }
     }
 
-    /// The link's error model lost packet `id` before it reached the queue (ns-2's
-    /// `lossmodel` sits at the head of the link; its drops are traced as `d`).
+    /// The head of a link that has one: drops packet `id` if the link is down or its
+    /// error model loses it, and says whether it did.
+    #[inline(never)]
+    fn stopped_at_head(&mut self, link: u32, id: PacketId) -> bool {
+        let now = self.now();
+        let Some(head) = &mut self.links[link as usize].head else { return false };
+        if head.down {
+            // ns-2.35's DynamicLink frees a packet that reaches a down link without
+            // tracing it (its drop target is unset): no `d` line, as there.
+            self.links[link as usize].stats.down_drops += 1;
+            self.drop_off_link(link, id, false);
+        } else if let Some(e) = &mut head.errors {
+            let p = self.packets.get(id);
+            if !e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
+                return false;
+            }
+            self.links[link as usize].stats.error_drops += 1;
+            self.drop_off_link(link, id, true);
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// Drops packet `id`, which a link direction has lost outside its queue (the link's
+    /// error model, or the link being down), writing a `d` trace line if `traced`. The
+    /// caller counts the drop for the link.
     #[cold]
-    pub(super) fn lose_on_link(&mut self, link: u32, id: PacketId) {
-        self.trace(TraceOp::Drop, link, id);
-        self.links[link as usize].stats.error_drops += 1;
+    pub(super) fn drop_off_link(&mut self, link: u32, id: PacketId, traced: bool) {
+        if traced {
+            self.trace(TraceOp::Drop, link, id);
+        }
         let p = self.packets.get(id);
         if p.kind != PacketKind::Ack {
             self.flows[p.flow as usize].drops += 1;

@@ -4,6 +4,7 @@
 //! Single-threaded and deterministic: the same scenario and seed give the same results.
 
 mod build;
+mod dynamics;
 mod endpoints;
 mod links;
 mod measure;
@@ -56,6 +57,8 @@ pub struct Simulation<'s> {
     packets: PacketArena,
     pub(crate) links: Vec<LinkDirection>,
     routes: Vec<Vec<u32>>,
+    /// Each route's id, filled when dynamic routing first adds routes (empty otherwise).
+    route_ids: std::collections::HashMap<Vec<u32>, u32>,
     pub(crate) flows: Vec<Flow>,
     series: Option<TimeSeries>,
     /// Reused buffer for what queue disciplines ask for.
@@ -93,6 +96,9 @@ impl<'s> Simulation<'s> {
                 self.sched.schedule(stop, EventKind::FlowStop { flow: i as u32 });
             }
         }
+        for (i, e) in self.scenario.events.iter().enumerate() {
+            self.sched.schedule(e.at, EventKind::LinkChange { event: i as u32 });
+        }
         if self.series.is_some() {
             self.sched.schedule(0, EventKind::Sample);
         }
@@ -111,6 +117,8 @@ impl<'s> Simulation<'s> {
                 EventKind::QueueTimer { link } => self.queue_timer(link),
                 EventKind::Sample => self.sample(),
                 EventKind::MeasureStart => self.measurement_starts(),
+                EventKind::LinkChange { event } => self.link_change(event),
+                EventKind::ArriveHeld { link, packet } => self.arrive_held(link, packet),
                 EventKind::Progress => {
                     let now = self.sched.now();
                     progress(time::to_secs(now) / time::to_secs(end).max(1e-30));

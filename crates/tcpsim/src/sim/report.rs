@@ -172,6 +172,7 @@ fn window_stats(end: &LinkStats, start: &LinkStats) -> LinkStats {
         bytes_sent: end.bytes_sent - start.bytes_sent,
         busy_time: end.busy_time - start.busy_time,
         error_drops: end.error_drops - start.error_drops,
+        down_drops: end.down_drops - start.down_drops,
         ..end.clone()
     }
 }
@@ -203,11 +204,14 @@ fn queue_and_link_tables(sim: &Simulation) -> (Table, Table) {
     );
 
     strs(&mut links, "link", names);
-    i64s(&mut links, "rate_bps", sim.links.iter().map(|l| l.rate_bps as i64).collect());
-    f64s(&mut links, "delay_s", sim.links.iter().map(|l| time::to_secs(l.delay)).collect());
+    // The rate and delay the scenario gave the link (`[[event]]`s may change them
+    // during the run).
+    i64s(&mut links, "rate_bps", (0..sim.links.len()).map(|i| sc.links[i / 2].rate_bps as i64).collect());
+    f64s(&mut links, "delay_s", (0..sim.links.len()).map(|i| time::to_secs(sc.links[i / 2].delay)).collect());
     i64s(&mut links, "packets_sent", stat(&|s| s.departures as i64));
     i64s(&mut links, "bytes_sent", stat(&|s| s.bytes_sent as i64));
     i64s(&mut links, "error_drops", stat(&|s| s.error_drops as i64));
+    i64s(&mut links, "down_drops", stat(&|s| s.down_drops as i64));
     f64s(&mut links, "utilization", stats.iter().map(|s| s.busy_time as f64 / window).collect());
     (queues, links)
 }

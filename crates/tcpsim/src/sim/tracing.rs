@@ -6,7 +6,8 @@
 //! - ns-2 lines: `+` for every packet offered to a selected link's queue, `d` when it is
 //!   dropped (by the queue, or by the link's error model at the start of transmission,
 //!   where ns-2's loss module sits), `-` when it starts transmission, `r` when it reaches
-//!   the far end — as `$ns trace-all` / `trace-queue` record them.
+//!   the far end — as `$ns trace-all` / `trace-queue` record them; and a `v` line when
+//!   a selected link direction goes down or comes up (`[[event]]`), as ns-2 writes it.
 //! - pcap per link direction: packets as they start transmission (what is on the wire).
 //! - pcap per node: packets the node receives.
 //!
@@ -196,6 +197,18 @@ impl Tracer {
         if let Err(e) = result {
             if self.error.is_none() {
                 self.error = Some((self.paths.first().cloned().unwrap_or_default(), e));
+            }
+        }
+    }
+
+    /// Records that link direction `link` went down (`up` false) or came up: the ns-2
+    /// trace's `v` line (pcap has no such record).
+    pub fn link_state(&mut self, time: SimTime, link: &LinkDirection, up: bool) {
+        if let Some(w) = &mut self.ns2 {
+            if let Err(e) = w.link_state(time, link.from as u32, link.to as u32, up) {
+                if self.error.is_none() {
+                    self.error = Some((self.paths.first().cloned().unwrap_or_default(), e));
+                }
             }
         }
     }

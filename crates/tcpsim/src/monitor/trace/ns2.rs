@@ -69,10 +69,28 @@ impl<W: Write> Ns2TraceWriter<W> {
     }
 
     fn wants(&self, ev: &TraceEvent) -> bool {
+        self.wants_link(ev.from_node, ev.to_node)
+    }
+
+    fn wants_link(&self, from: u32, to: u32) -> bool {
         match &self.links {
             None => true,
-            Some(links) => links.contains(&(ev.from_node, ev.to_node)),
+            Some(links) => links.contains(&(from, to)),
         }
+    }
+
+    /// Writes the line ns-2 writes when a link direction goes down or comes up
+    /// (`Link instproc down` / `up` in ns-link.tcl, through the rtmodel's trace):
+    /// `v TIME link-down FROM TO` or `v TIME link-up FROM TO`. ns-2 writes it once per
+    /// `rtmodel` attached to the link (twice for a down and an up); tcpsim once.
+    pub fn link_state(&mut self, time: SimTime, from: u32, to: u32, up: bool) -> io::Result<()> {
+        if !self.wants_link(from, to) {
+            return Ok(());
+        }
+        // ns-2 prints `[$ns now]` here, a double through Tcl with tcl_precision 17 (ns-2
+        // sets it), not in the packet lines' format: "4", "1.0013000000000001".
+        let seconds = time as f64 / (PS_PER_US * US_PER_S) as f64;
+        writeln!(self.out, "v {} {} {from} {to}", format_g17(seconds), if up { "link-up" } else { "link-down" })
     }
 }
 
@@ -87,6 +105,31 @@ impl<W: Write> TraceSink for Ns2TraceWriter<W> {
     fn finish(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// `x` as C's `%.17g` formats it (what Tcl prints with tcl_precision 17): 17 significant
+/// digits, trailing zeros dropped, an exponent below 1e-4 or from 1e17.
+pub fn format_g17(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let sci = format!("{:.16e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
+    let exp: i32 = exp.parse().expect("an integer exponent");
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if x < 0.0 { "-" } else { "" };
+    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    if !(-4..17).contains(&exp) {
+        let m = trim(format!("{}.{}", &digits[..1], &digits[1..]));
+        return format!("{sign}{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+    let fixed = if exp < 0 {
+        format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
+    } else {
+        let point = exp as usize + 1;
+        format!("{}.{}", &digits[..point], &digits[point..])
+    };
+    format!("{sign}{}", trim(fixed))
 }
 
 /// Writes one trace line, newline included, for `ev`.
@@ -315,6 +358,18 @@ mod tests {
     }
 
     // ---- Time column --------------------------------------------------------------
+
+    #[test]
+    fn link_state_times_print_as_tcl_does_with_precision_17() {
+        // Values from ns-2.35 traces: `v 4 link-down ...`, `v 1.0013000000000001 ...`.
+        assert_eq!(format_g17(4.0), "4");
+        assert_eq!(format_g17(1.0013), "1.0013000000000001");
+        assert_eq!(format_g17(0.5), "0.5");
+        assert_eq!(format_g17(0.0), "0");
+        assert_eq!(format_g17(12.5), "12.5");
+        assert_eq!(format_g17(5e-5), "5.0000000000000002e-05");
+        assert_eq!(format_g17(0.001), "0.001");
+    }
 
     #[test]
     fn time_rounds_half_microsecond_up() {

@@ -1,0 +1,200 @@
+//! Changes to links during a run (`[[event]]`): rate, delay, down, up; and routes that
+//! follow links going down and up (`[routing] mode = "dynamic"`).
+//!
+//! The semantics follow ns-2.35 (docs/ns2-semantics.md, section 11):
+//!
+//! - **rate**: `$link set bandwidth_` — the packet being sent keeps the time its
+//!   transmission was given when it started; the next packet is sent at the new rate.
+//! - **delay**: `$link set delay_` — packets already on the wire keep their arrival
+//!   times; packets that start from then on propagate for the new delay (after a
+//!   decrease a packet may overtake earlier ones, as in ns-2, whose `avoidReordering_`
+//!   is off by default: the packets on the wire then get an arrival event each).
+//! - **down**: `rtmodel-at T down` sets the head `DynamicLink`'s status to 0 and resets
+//!   the link's connectors: the queue drops everything it holds (`Queue::reset`) and the
+//!   delay line drops the packet being sent and every packet propagating
+//!   (`LinkDelay::reset` of a dynamic link), each traced as `d`. While down, arrivals
+//!   are dropped at the head, before the queue, untraced (ns-2.35's `DynamicLink` frees
+//!   them). All count as the link's `down_drops`.
+//! - **up**: the head lets packets through again.
+//! - **dynamic routing**: each down or up recomputes the shortest paths at once, as
+//!   ns-2's `rtproto Session` (a route to a destination no longer reachable is kept, as
+//!   ns-2 adds only the routes it finds, so such packets go to the down link and are
+//!   dropped there). Packets already in a queue or on a wire stay there; from their next
+//!   node on they follow the new routes.
+
+use super::Simulation;
+use crate::engine::{EventKind, PacketId};
+use crate::net::routing::{path, Graph};
+use crate::queue::QueueCtx;
+use crate::scenario::{LinkChange, RoutingMode};
+use std::collections::HashMap;
+
+impl Simulation<'_> {
+    /// Carries out the scenario's event `index`.
+    pub(super) fn link_change(&mut self, index: u32) {
+        let scenario = self.scenario;
+        let event = &scenario.events[index as usize];
+        let mut topology_changed = false;
+        for &link in &event.directions {
+            let l = &mut self.links[link as usize];
+            match event.change {
+                LinkChange::Rate(rate_bps) => l.rate_bps = rate_bps,
+                LinkChange::Delay(delay) => {
+                    if delay < l.delay {
+                        self.hold_in_flight(link);
+                    }
+                    self.links[link as usize].delay = delay;
+                }
+                LinkChange::Down => {
+                    if !l.is_down() {
+                        l.head.get_or_insert_with(Box::default).down = true;
+                        self.flush_down_link(link);
+                        self.trace_link_state(link, false);
+                        topology_changed = true;
+                    }
+                }
+                LinkChange::Up => {
+                    if let Some(head) = &mut l.head {
+                        let was_down = head.down;
+                        head.down = false;
+                        if head.errors.is_none() {
+                            l.head = None;
+                        }
+                        if was_down {
+                            self.trace_link_state(link, true);
+                            topology_changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if topology_changed && scenario.routing == RoutingMode::Dynamic {
+            self.reroute();
+        }
+    }
+
+    /// Drops every packet a link direction that just went down holds: those in its queue,
+    /// the one being sent and those propagating (ns-2: `all-connectors reset`).
+    fn flush_down_link(&mut self, link: u32) {
+        let now = self.now();
+        let cancelled = self.sched.cancel_where(|k| {
+            matches!(*k, EventKind::Arrive { link: l } | EventKind::TransmitDone { link: l } | EventKind::ArriveHeld { link: l, .. } if l == link)
+        });
+        // Packets on the wire since a delay decrease, in their (time, tie-order) order.
+        let mut held: Vec<_> = cancelled
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::ArriveHeld { packet, .. } => Some((e.at, e.seq, packet)),
+                _ => None,
+            })
+            .collect();
+        held.sort_unstable();
+        let mut actions = std::mem::take(&mut self.queue_actions);
+        let mut flushed: Vec<PacketId> = Vec::new();
+        let l = &mut self.links[link as usize];
+        l.account_length(now);
+        l.done_event_pending = false;
+        l.owes_empty_dequeue = false;
+        while let Some(id) = l.queue.dequeue(&mut QueueCtx::new(now, &mut actions)) {
+            flushed.push(id);
+        }
+        self.apply_queue_actions(link, &mut actions);
+        self.queue_actions = actions;
+        let l = &mut self.links[link as usize];
+        l.note_length();
+        // The transmitter stays taken until the aborted transmission would have ended, as
+        // ns-2's queue stays blocked until the link's `intr_` event.
+        flushed.extend(held.into_iter().map(|(_, _, id)| id));
+        flushed.extend(l.in_flight.drain(..).map(|(_, _, id)| id));
+        l.stats.down_drops += flushed.len() as u64;
+        for id in flushed {
+            self.drop_off_link(link, id, true);
+        }
+    }
+
+    fn trace_link_state(&mut self, link: u32, up: bool) {
+        let now = self.now();
+        if let Some(t) = &mut self.tracer {
+            t.link_state(now, &self.links[link as usize], up);
+        }
+    }
+
+    /// The link's delay is about to go down: packets sent from now on may arrive before
+    /// those on the wire (ns-2 lets them). The link's in-flight list, which keeps one
+    /// arrival event for its head, holds packets in arrival order; so the packets on the
+    /// wire leave it, each with an arrival event of its own at the time and tie-order
+    /// place it had, and the list starts again with the packets sent at the new delay.
+    /// (Done here, at the event, so that sending a packet needs no ordering check.)
+    fn hold_in_flight(&mut self, link: u32) {
+        self.sched.cancel_where(|k| matches!(*k, EventKind::Arrive { link: l } if l == link));
+        for (at, seq, packet) in std::mem::take(&mut self.links[link as usize].in_flight) {
+            self.sched.schedule_reserved(at, seq, EventKind::ArriveHeld { link, packet });
+        }
+    }
+
+    /// A packet held by [`Self::hold_in_flight`] reaches the far end of its link.
+    pub(super) fn arrive_held(&mut self, link: u32, id: PacketId) {
+        if self.tracer.is_some() {
+            self.trace(crate::monitor::trace::TraceOp::Receive, link, id);
+        }
+        self.forward(id);
+    }
+
+    /// Recomputes the routes over the links that are up (ns-2 Session routing): each
+    /// flow's routes, and the rest of the route of every packet in the network.
+    fn reroute(&mut self) {
+        let mut graph = Graph::new(self.scenario.nodes.len());
+        for (i, l) in self.links.iter().enumerate() {
+            if !l.is_down() {
+                graph.add(l.from, l.to, i as u32);
+            }
+        }
+        let mut trees = HashMap::new();
+        let mut new_path = |from: usize, to: usize| -> Option<Vec<u32>> {
+            let tree = trees.entry(from).or_insert_with(|| graph.tree(from));
+            path(tree, from, to)
+        };
+        if self.route_ids.is_empty() {
+            self.route_ids = self.routes.iter().enumerate().map(|(i, r)| (r.clone(), i as u32)).collect();
+        }
+        for f in 0..self.flows.len() {
+            let (src, dst) = (self.flows[f].src_node as usize, self.flows[f].dst_node as usize);
+            if let Some(hops) = new_path(src, dst) {
+                self.flows[f].data_route = self.route_id(hops);
+            }
+            if let Some(hops) = new_path(dst, src) {
+                self.flows[f].ack_route = self.route_id(hops);
+            }
+        }
+        // A packet on link direction `link` (queued, being sent or propagating) goes on
+        // from the link's far end by the new route to where its route ends.
+        for id in self.packets.live_ids() {
+            let p = self.packets.get(id);
+            let route = &self.routes[p.route as usize];
+            let link = route[p.hop as usize];
+            let here = self.links[link as usize].to;
+            let dest = self.links[*route.last().expect("routes are not empty") as usize].to;
+            let rest = if here == dest { Some(Vec::new()) } else { new_path(here, dest) };
+            if let Some(rest) = rest {
+                let mut hops = Vec::with_capacity(rest.len() + 1);
+                hops.push(link);
+                hops.extend(rest);
+                let route = self.route_id(hops);
+                let p = self.packets.get_mut(id);
+                p.route = route;
+                p.hop = 0;
+            }
+        }
+    }
+
+    /// The id of a route, adding it to the table if it is new.
+    fn route_id(&mut self, hops: Vec<u32>) -> u32 {
+        if let Some(&id) = self.route_ids.get(&hops) {
+            return id;
+        }
+        let id = self.routes.len() as u32;
+        self.routes.push(hops.clone());
+        self.route_ids.insert(hops, id);
+        id
+    }
+}
