@@ -246,6 +246,22 @@ def _groups_split_the_goodput_by_recovery(table, out, doc):
     assert ((table["reno.jain_index"] > 0) & (table["reno.jain_index"] <= 1)).all()
 
 
+@fact("link_failover.toml")
+def _failover_reroutes_and_the_rate_change_sets_the_bottleneck(res, out, doc):
+    links = res.links.set_index("link")
+    assert links.loc["r1->a", "down_drops"] > 0 and links.loc["r1->b", "packets_sent"] > 0
+    ts = res.timeseries
+    delivered = ts[(ts["entity"] == "bulk") & (ts["metric"] == "delivered_bytes")]
+
+    def mbps(start: float, end: float) -> float:  # delivered_bytes: per 100 ms interval
+        window = delivered[(delivered["time_s"] > start) & (delivered["time_s"] <= end)]
+        return window["value"].sum() * 8 / (end - start) / 1e6
+
+    assert mbps(5, 8) > 1.0, "rerouted over b while r1-a is down"
+    assert 1.0 < mbps(13, 16) <= 2.0 * 1.01, "s->r1 at 2 Mbps is the bottleneck"
+    assert mbps(17, 20) > 8.0
+
+
 # ------------------------------------------------------------------------------ the tests
 
 
