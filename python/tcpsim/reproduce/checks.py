@@ -321,7 +321,8 @@ COUNTER_WORDS = {
 def _cited_value(st: Stat) -> str:
     if st.n == 0 or math.isnan(st.mean):
         return "not measured"
-    return fmt(st.mean) + (f" ± {fmt(st.sd, 2)}" if st.n > 1 else "")
+    # the spread over seeds, where there is one (a run without random draws repeats)
+    return fmt(st.mean) + (f" ± {fmt(st.sd, 2)}" if st.n > 1 and st.sd > 0 else "")
 
 
 def cited_values(text: str, m: Measurements, twin: Optional[Measurements] = None) -> Tuple[str, List[Dict[str, Any]]]:
