@@ -72,7 +72,9 @@ def test_checks_are_evaluated_again_under_each_other_reading():
                              "RED at ns-2.35 defaults": {"p1_red": "p1_red_ns235", "p2_five_flows": "p2_five_flows_ns235"},
                              "ns-2.35 defaults": {"p1_droptail": "p1_droptail_defaults", "p1_red": "p1_red_defaults",
                                                   "p2_five_flows": "p2_five_flows_defaults",
-                                                  "p3_red_vs_management": "p3_red_vs_management_defaults"}}
+                                                  "p3_red_vs_management": "p3_red_vs_management_defaults"},
+                             "equal access delays": {"p2_five_flows": "p2_five_flows_equal_delays",
+                                                     "p3_red_vs_management": "p3_red_vs_management_equal_delays"}}
     rows = [{"experiment": e, "case": c, "point": "3Mbps", "seed": 1, "metric": "tcp_throughput_mbps", "value": v}
             for e, c, v in [("p1_droptail_w20", "vegas", 3.0), ("p1_droptail_w20", "fack", 2.0),
                             ("p1_droptail_w20", "sack", 1.0), ("p1_droptail", "vegas", 0.1)]]
