@@ -32,7 +32,8 @@ def test_document_004_files_load_and_every_reference_resolves():
         "p1_droptail", "p1_red", "p1_together", "p2_five_flows", "p3_red_vs_management",
         "p1_droptail_w20", "p1_red_w20", "p2_five_flows_w20", "p3_red_vs_management_w20",
         "p1_red_ns235", "p2_five_flows_ns235",
-        "p1_droptail_defaults", "p1_red_defaults", "p2_five_flows_defaults", "p3_red_vs_management_defaults"]
+        "p1_droptail_defaults", "p1_red_defaults", "p2_five_flows_defaults", "p3_red_vs_management_defaults",
+        "p2_five_flows_equal_delays", "p3_red_vs_management_equal_delays"]
     kinds = {c.kind for c in doc.checks}
     assert kinds == {"value", "ratio", "ordering", "trend", "shape"}
     # Unreadable cells carry no value; readable ones do.
@@ -70,7 +71,9 @@ def test_checks_are_evaluated_again_under_each_other_reading():
                              "RED at ns-2.35 defaults": {"p1_red": "p1_red_ns235", "p2_five_flows": "p2_five_flows_ns235"},
                              "ns-2.35 defaults": {"p1_droptail": "p1_droptail_defaults", "p1_red": "p1_red_defaults",
                                                   "p2_five_flows": "p2_five_flows_defaults",
-                                                  "p3_red_vs_management": "p3_red_vs_management_defaults"}}
+                                                  "p3_red_vs_management": "p3_red_vs_management_defaults"},
+                             "equal access delays": {"p2_five_flows": "p2_five_flows_equal_delays",
+                                                     "p3_red_vs_management": "p3_red_vs_management_equal_delays"}}
     rows = [{"experiment": e, "case": c, "point": "3Mbps", "seed": 1, "metric": "tcp_throughput_mbps", "value": v}
             for e, c, v in [("p1_droptail_w20", "vegas", 3.0), ("p1_droptail_w20", "fack", 2.0),
                             ("p1_droptail_w20", "sack", 1.0), ("p1_droptail", "vegas", 0.1)]]
@@ -184,6 +187,75 @@ def test_check_kinds_pass_and_miss_on_known_numbers():
     assert v[4].reason == "expected before the run: written before"
     assert "no likely reason" in v[6].reason
     assert "could not run" in v[8].reason and "unknown loss recovery" in v[8].reason
+
+
+# ---------------------------------------------------------------- reasons cite measurements
+
+EARLY = "p1_red:vegas@3Mbps:bottleneck_early_drops"
+
+
+def test_a_reason_shows_the_values_it_cites():
+    from tcpsim.reproduce.checks import cited_values
+
+    m = Measurements(_table([("p1_red", "vegas", "3Mbps", 1, "bottleneck_early_drops", 4.0),
+                             ("p1_red", "vegas", "3Mbps", 2, "bottleneck_early_drops", 6.0)]), {})
+    twin = Measurements(_table([("p1_red", "vegas", "3Mbps", 1, "bottleneck_early_drops", 7.0)]), {})
+    text, cited = cited_values(f"RED drops early {{{EARLY} > 0}}, so ...", m, twin)
+    assert text == f"RED drops early [`{EARLY}` = 5 ± 1.4 (ns-2.35: 7)], so ..."
+    assert cited == [{"ref": EARLY, "condition": "> 0", "ours": 5.0, "ns2": 7.0, "holds": True}]
+    text, cited = cited_values(f"no early drops {{{EARLY} = 0}}", m)
+    assert text.endswith("STALE: this reason needs = 0]") and not cited[0]["holds"]
+
+
+@pytest.mark.parametrize("reason,problem", [
+    # the old reason of t2.vegas.red.worse: early drops named, none cited
+    ("RED's early drops fall on packets in proportion to their number", "cites no bottleneck_early_drops"),
+    # early drops cited, but the run made none
+    (f"RED's early drops {{{EARLY} > 0}} fall on the CBR", "but the reason needs > 0"),
+    # cited without a condition: the reader sees the value, but a test could not tell
+    (f"RED's early drops {{{EARLY}}} fall on the CBR", "cites no bottleneck_early_drops"),
+    ("five flows time out together", "cites no tcp_timeouts"),
+])
+def test_a_reason_resting_on_a_counter_the_run_does_not_show_is_stale(reason, problem):
+    from tcpsim.reproduce.checks import stale_reasons
+
+    m = Measurements(_table([("p1_red", "vegas", "3Mbps", 1, "bottleneck_early_drops", 0.0)]), {})
+    doc = _doc_with([{"kind": "ordering", "items": [EARLY, EARLY], "miss_reason": reason}])
+    problems = stale_reasons(doc.checks, m)
+    assert len(problems) == 1 and problem in problems[0] and "check 'c0', key 'miss_reason'" in problems[0]
+    fine = _doc_with([{"kind": "ordering", "items": [EARLY, EARLY],
+                       "miss_reason": f"RED made no early drop {{{EARLY} = 0}}, so its queue was a drop-tail one"}])
+    assert stale_reasons(fine.checks, m) == []
+
+
+def test_a_bad_citation_is_refused_with_its_check_and_key(tmp_path):
+    src = HERE.parent / "experiments" / "004"
+    dst = tmp_path / "004"
+    shutil.copytree(src, dst)
+    nums = (dst / "numbers.toml").read_text()
+    nums = nums.replace('id = "t2.vegas.red.worse"\n', 'id = "t2.vegas.red.worse"\nknown_miss = "{p1_red:vegas@4Mbps:tcp_timeouts > 0}"\n', 1)
+    (dst / "numbers.toml").write_text(nums)
+    with pytest.raises(ScenarioError, match=r"check 't2.vegas.red.worse', key 'known_miss'.*4Mbps"):
+        load_document(str(dst))
+    (dst / "numbers.toml").write_text(nums.replace("tcp_timeouts > 0", "tcp_timeouts >> 0"))
+    with pytest.raises(ScenarioError, match=r"key 'known_miss': bad citation"):
+        load_document(str(dst))
+
+
+def test_the_committed_004_reasons_rest_on_its_measured_counters():
+    """Every reason of document 004 cites, with its value in the committed report
+    (docs/reproductions/004), the counters it rests on, and each cited condition holds
+    there: a reason cannot say "RED's early drops" of runs that made none."""
+    from tcpsim.reproduce.checks import stale_reasons
+
+    report = HERE.parent / "docs" / "reproductions" / "004"
+    doc = load_document("004")
+    m = Measurements(pd.read_csv(report / "measurements.csv", dtype={"point": str}), {})
+    assert stale_reasons(doc.checks, m) == []
+    verdicts = {v["id"]: v for v in json.loads((report / "verdicts.json").read_text())}
+    for c in doc.checks:
+        if c.known_miss or c.raw.get("miss_reason"):
+            assert "STALE" not in verdicts[c.id]["reason"], c.id
 
 
 # ---------------------------------------------------------------- trace metrics

@@ -71,7 +71,8 @@ def run_ns2_lines(script: Path, seconds: float, seed: int = 1) -> tuple[str, flo
 
 
 def _kv(line: str) -> dict[str, float]:
-    return {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line)}
+    # every value is a number but a flow line's agent=CLASS (lib.tcl's report_tcp)
+    return {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line) if k != "agent"}
 
 
 def ns2_flow_metrics(text: str, seconds: float) -> dict[str, float]:

@@ -462,6 +462,8 @@ CASE_FACK_OPTS_TCL, CASE_FACK_OPTS_TOML = HERE / "case_fack_opts.tcl", HERE / "c
 
 BOTTLENECK = "r1->r2"
 REVERSE = "r2->r1"
+#: Keys of lib.tcl's report lines whose values are words, not numbers.
+WORD_KEYS = {"agent"}
 
 
 def parse_lib_output(text: str) -> dict:
@@ -469,7 +471,8 @@ def parse_lib_output(text: str) -> dict:
     lines a script prints itself (a RED queue's thresh_, maxthresh_, q_weight_), as dicts
     of floats."""
     def kv(line: str) -> dict[str, float]:
-        return {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line)}
+        # every value is a number but a flow line's agent=CLASS (lib.tcl's report_tcp)
+        return {k: float(v) for k, v in re.findall(r"(\w+)=(\S+)", line) if k not in WORD_KEYS}
 
     flows: dict[int, dict[str, float]] = {}
     cbrs: dict[int, dict[str, float]] = {}

@@ -3,15 +3,18 @@
 #
 # Every case script prints, at its end time:
 #   flow I bytes=.. data_pkts=.. rexmit_pkts=.. timeouts=.. cwnd_cuts=.. ecn_responses=.. cwnd=..
+#          packet_size=.. header_size=.. syn_size=.. agent=CLASS
 #                                           one line per TCP flow (TCPSink bytes_ and the
 #                                           Agent/TCP counters ndatapack_, nrexmitpack_,
-#                                           nrexmit_, ncwndcuts1_, necnresponses_, cwnd_)
+#                                           nrexmit_, ncwndcuts1_, necnresponses_, cwnd_;
+#                                           the sizes say what bytes_ counts: see wire_sizes)
 #   cbr I rx_pkts=.. rx_bytes=.. lost=..    one line per CBR flow (Agent/LossMonitor)
-#   queue FROM->TO arrivals=.. departures=.. drops=.. early_drops=.. marks=..
+#   queue FROM->TO arrivals=.. departures=.. drops=.. early_drops=.. marks=.. departed_bytes=..
 #                                           one line per monitored link direction
 #                                           (QueueMonitor/ED: pdrops_ counts every drop,
 #                                           epdrops_ the RED early drops among them,
-#                                           pmarks_ the departures carrying ECT and CE)
+#                                           pmarks_ the departures carrying ECT and CE,
+#                                           bdepartures_ the bytes sent on)
 #   fid F FROM->TO arrivals=.. departures=.. drops=..
 #                                           one line per fid_ seen on a link direction
 #                                           watched with monitor_link_flows (flow monitor)
@@ -176,7 +179,21 @@ proc report_fid_flows {} {
 }
 
 proc report_tcp {i src snk} {
-    puts "flow $i bytes=[$snk set bytes_] data_pkts=[$src set ndatapack_] rexmit_pkts=[$src set nrexmitpack_] timeouts=[$src set nrexmit_] cwnd_cuts=[$src set ncwndcuts1_] ecn_responses=[$src set necnresponses_] cwnd=[$src set cwnd_]"
+    lassign [wire_sizes $src] payload header syn
+    puts "flow $i bytes=[$snk set bytes_] data_pkts=[$src set ndatapack_] rexmit_pkts=[$src set nrexmitpack_] timeouts=[$src set nrexmit_] cwnd_cuts=[$src set ncwndcuts1_] ecn_responses=[$src set necnresponses_] cwnd=[$src set cwnd_] packet_size=$payload header_size=$header syn_size=$syn agent=[$src info class]"
+}
+
+# {payload header syn}: the bytes of data in a TCP data packet (packetSize_), the header
+# bytes the agent adds to it on the wire, and the wire size of its SYN. A TCPSink's bytes_
+# counts the wire sizes of the in-order packets, the SYN included, so the payload
+# delivered is (bytes_ - syn) / (payload + header) packets of payload bytes. Agent/TCP
+# adds tcpip_base_hdr_size_ (40) and sends a header-only SYN; Agent/TCP/Vegas's output
+# puts packetSize_ bytes on the wire with no header, and its SYN is a full packet.
+proc wire_sizes {src} {
+    set payload [$src set packetSize_]
+    if {[$src info class] == "Agent/TCP/Vegas"} { return [list $payload 0 $payload] }
+    set header [$src set tcpip_base_hdr_size_]
+    return [list $payload $header $header]
 }
 
 proc report_cbr {i lm} {
@@ -186,7 +203,7 @@ proc report_cbr {i lm} {
 proc report_queues {} {
     foreach e $::qmons {
         set qm [lindex $e 1]
-        puts "queue [lindex $e 0] arrivals=[$qm set parrivals_] departures=[$qm set pdepartures_] drops=[$qm set pdrops_] early_drops=[$qm set epdrops_] marks=[$qm set pmarks_]"
+        puts "queue [lindex $e 0] arrivals=[$qm set parrivals_] departures=[$qm set pdepartures_] drops=[$qm set pdrops_] early_drops=[$qm set epdrops_] marks=[$qm set pmarks_] departed_bytes=[$qm set bdepartures_]"
     }
 }
 

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
 
-from .spec import Check, Document, Ref, parse_ref
+from .spec import REASON_KEYS, Check, Citation, Document, Ref, citations, parse_ref
 
 #: Spearman correlation a trend needs.
 TREND_RHO = 0.8
@@ -301,3 +302,76 @@ def summary(verdicts: List[Verdict]) -> pd.DataFrame:
                      "missed": sum(v.verdict == "miss" for v in vs),
                      "not_run": sum(v.verdict == "not run" for v in vs), "total": len(vs)})
     return pd.DataFrame(rows)
+
+
+# ============================================================================ reasons
+
+
+#: Words in a reason that name a counter, and the counter a reason using them must cite
+#: with a condition (``{REF > 0}``, ``{REF = 0}``, ...), so that a reason resting on, say,
+#: RED's early drops cannot stand beside a run that made none.
+COUNTER_WORDS = {
+    "bottleneck_early_drops": re.compile(r"early[- ]drop|random(ly)? drop", re.I),
+    "bottleneck_forced_drops": re.compile(r"forced drop|tail[- ]drop|overflow", re.I),
+    "bottleneck_marks": re.compile(r"\bECN marks?\b|\bmarked\b", re.I),
+    "tcp_timeouts": re.compile(r"\btime[- ]?outs?\b|\btimed out\b", re.I),
+}
+
+
+def _cited_value(st: Stat) -> str:
+    if st.n == 0 or math.isnan(st.mean):
+        return "not measured"
+    # the spread over seeds, where there is one (a run without random draws repeats)
+    return fmt(st.mean) + (f" ± {fmt(st.sd, 2)}" if st.n > 1 and st.sd > 0 else "")
+
+
+def cited_values(text: str, m: Measurements, twin: Optional[Measurements] = None) -> Tuple[str, List[Dict[str, Any]]]:
+    """A reason with each citation (`spec.Citation`) replaced by the measurement and its
+    value, ``[`REF` = ours (ns-2.35: theirs)]``, a failed condition marked ``STALE``;
+    and the citations as records (ref, condition, ours, ns2, holds)."""
+    records: List[Dict[str, Any]] = []
+    try:
+        cits = citations(text)
+    except ValueError:
+        return text, records
+    out = text
+    for c in cits:
+        st = m.stat(c.ref)
+        theirs = twin.stat(c.ref) if twin is not None else None
+        holds = bool(st.n and c.holds(st.mean))
+        words = f"`{c.ref}` = {_cited_value(st)}"
+        if theirs is not None and theirs.n:
+            words += f" (ns-2.35: {_cited_value(theirs)})"
+        if c.op and not holds:
+            words += f"; STALE: this reason needs {c.condition}"
+        out = out.replace(c.text, f"[{words}]", 1)
+        records.append({"ref": str(c.ref), "condition": c.condition, "ours": st.mean if st.n else None,
+                        "ns2": theirs.mean if theirs is not None and theirs.n else None, "holds": holds})
+    return out, records
+
+
+def stale_reasons(checks: List[Check], m: Measurements) -> List[str]:
+    """What is wrong with the reasons of `checks` (``known_miss``, ``miss_reason``)
+    against measurements `m`: a cited measurement that was not measured, a citation's
+    condition that fails, and a reason naming a counter (`COUNTER_WORDS`: early drops,
+    tail drops, marks, timeouts) without citing that counter with a condition."""
+    problems = []
+    for c in checks:
+        for key in REASON_KEYS:
+            text = c.raw.get(key, "")
+            if not text:
+                continue
+            where = f"numbers.toml, check '{c.id}', key '{key}'"
+            cits = citations(text)
+            for cit in cits:
+                st = m.stat(cit.ref)
+                if st.n == 0 or math.isnan(st.mean):
+                    problems.append(f"{where}: cites {cit.ref}, which this run did not measure")
+                elif not cit.holds(st.mean):
+                    problems.append(f"{where}: cites {cit.ref} = {fmt(st.mean)}, but the reason needs {cit.condition}")
+            for metric, words in COUNTER_WORDS.items():
+                said = words.search(text)
+                if said and not any(cit.ref.metric == metric and cit.op for cit in cits):
+                    problems.append(f"{where}: speaks of {said.group(0)!r} but cites no {metric} with a condition "
+                                    f"(such as {{EXPERIMENT:CASE@POINT:{metric} > 0}})")
+    return problems

@@ -15,7 +15,13 @@ Metric names (docs/reproducing.md#metrics):
   goodput over the smallest.
 - ``cwnd_cuts``: window reductions per TCP flow: samples of the cwnd series below 0.7 ×
   the previous sample (a halving or a reset to 1).
-- ``bottleneck_queue_mean_pkts``: mean length of the most utilised queue.
+- ``tcp_retransmits``, ``tcp_timeouts``: retransmitted packets and retransmission
+  timeouts of all TCP flows.
+- ``bottleneck_queue_mean_pkts``: mean length of the most utilised queue;
+  ``bottleneck_early_drops`` (an AQM's own drops, such as RED's random early drops),
+  ``bottleneck_forced_drops`` (arrivals that found the queue full) and
+  ``bottleneck_marks`` (ECN marks) of that queue: the counters a reason for a miss cites
+  ("RED's early drops ...") so that the report can show them beside it.
 - ``flow_throughput_mbps.NAME``: one flow's throughput.
 - ``trace_*``: from the ns-2 trace, see `trace_measures`.
 - For an experiment with ``[experiment.events]`` (`event_measures`), of the first TCP
@@ -71,6 +77,8 @@ def run_measures(res: Results) -> Dict[str, float]:
     out["tcp_drop_rate"] = out["tcp_lost"] / out["tcp_sent"] if out["tcp_sent"] else float("nan")
     out["tcp_throughput_mbps"] = float(tcp["throughput_bps"].sum()) / 1e6
     out["tcp_goodput_mbps"] = float(tcp["goodput_bps"].sum()) / 1e6
+    out["tcp_retransmits"] = float(tcp["retransmits"].sum())
+    out["tcp_timeouts"] = float(tcp["timeouts"].sum())
     out["udp_sent"] = float(cbr["packets_sent"].sum())
     out["udp_received"] = float(cbr["packets_received"].sum())
     out["udp_throughput_mbps"] = float(cbr["throughput_bps"].sum()) / 1e6
@@ -95,6 +103,9 @@ def run_measures(res: Results) -> Dict[str, float]:
         bq = q[q["queue"] == top]
         if len(bq):
             out["bottleneck_queue_mean_pkts"] = _f(bq["mean_length_pkts"].iloc[0])
+            out["bottleneck_early_drops"] = _f(bq["early_drops"].iloc[0])
+            out["bottleneck_forced_drops"] = _f(bq["overflow_drops"].iloc[0])
+            out["bottleneck_marks"] = _f(bq["marks"].iloc[0])
     return out
 
 

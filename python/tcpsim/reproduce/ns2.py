@@ -26,8 +26,14 @@ Metrics measured on the ns-2 side (the same definitions as `measures`): the ``tr
 metrics (`trace_measures`), ``tcp_sent``, ``tcp_lost``, ``tcp_received``,
 ``tcp_drop_rate`` (from the trace), ``tcp_throughput_mbps`` (TCP wire bytes received /
 run time: every flow of a twin runs from 0 s to the end), ``tcp_goodput_mbps`` and
-``jain``/``max_min_share`` (from each TCPSink's ``bytes_``), ``udp_sent``,
-``udp_received`` and ``udp_throughput_mbps``. Metrics that need our time series
+``jain``/``max_min_share`` (the payload each TCPSink received in order, `payload_bytes`:
+its ``bytes_`` counts wire bytes, so packets of 1040 bytes, but tcpsim's goodput counts
+the 1000-byte payloads), ``tcp_retransmits`` and ``tcp_timeouts`` (each agent's
+``nrexmitpack_`` and ``nrexmit_``; no timeouts for Fack, whose timeouts leave
+``nrexmit_`` alone), ``bottleneck_early_drops``, ``bottleneck_forced_drops`` and
+``bottleneck_marks`` (the QueueMonitor of the queue that sent the most bytes:
+``epdrops_``, ``pdrops_ - epdrops_``, ``pmarks_``), ``udp_sent``, ``udp_received`` and
+``udp_throughput_mbps``. Metrics that need our time series
 (``cwnd_cuts``, ``rtt_ms``, ...) are not measured; their checks show "not run" for ns-2.
 """
 
@@ -108,6 +114,15 @@ def _kv(line: str) -> Dict[str, float]:
     return {k: float(v) for k, v in re.findall(r"(\w+)=([-+0-9.eE]+)(?=\s|$)", line)}
 
 
+def payload_bytes(flow: Dict[str, float]) -> float:
+    """The payload a TCPSink received in order, from its report line (lib.tcl's
+    report_tcp): ``bytes_`` counts wire sizes, the SYN included, so the in-order data
+    packets are (bytes - syn_size) / (packet_size + header_size), each carrying
+    packet_size bytes of payload, as tcpsim's ``goodput_bps`` counts them."""
+    wire = flow["packet_size"] + flow["header_size"]
+    return (flow["bytes"] - flow["syn_size"]) // wire * flow["packet_size"]
+
+
 def measures_from(stdout: str, tr: pd.DataFrame, seconds: float) -> Dict[str, float]:
     """The reproduction's metrics of one twin run: its report lines and its trace."""
     from ..analysis import jain
@@ -116,12 +131,27 @@ def measures_from(stdout: str, tr: pd.DataFrame, seconds: float) -> Dict[str, fl
     m["tcp_sent"], m["tcp_lost"], m["tcp_received"] = m["trace_sent"], m["trace_lost"], m["trace_received"]
     m["tcp_drop_rate"] = m["trace_drop_rate"]
     m["tcp_throughput_mbps"] = m["trace_received_bytes"] * 8 / seconds / 1e6
-    flows = [_kv(l) for l in stdout.splitlines() if l.startswith("flow ")]
+    lines = stdout.splitlines()
+    flows = [_kv(l) for l in lines if l.startswith("flow ")]
     if flows:
-        goodputs = [f["bytes"] * 8 / seconds for f in flows]
+        goodputs = [payload_bytes(f) * 8 / seconds for f in flows]
         m["tcp_goodput_mbps"] = sum(goodputs) / 1e6
         m["jain"] = jain(goodputs)
         m["max_min_share"] = max(goodputs) / min(goodputs) if min(goodputs) > 0 else float("nan")
+        m["tcp_retransmits"] = sum(f["rexmit_pkts"] for f in flows)
+        # Agent/TCP/Fack's timeout leaves nrexmit_ at 0 (validation/ns2/harness.py), so
+        # its timeouts are not measured rather than reported as none
+        agents = re.findall(r"\bagent=(\S+)", "\n".join(l for l in lines if l.startswith("flow ")))
+        if "Agent/TCP/Fack" not in agents:
+            m["tcp_timeouts"] = sum(f["timeouts"] for f in flows)
+    queues = [_kv(l) for l in lines if l.startswith("queue ")]
+    if queues:
+        # the bottleneck: the monitored queue that sent the most bytes on (ours: the most
+        # utilised link direction)
+        q = max(queues, key=lambda q: q["departed_bytes"])
+        m["bottleneck_early_drops"] = q["early_drops"]
+        m["bottleneck_forced_drops"] = q["drops"] - q["early_drops"]
+        m["bottleneck_marks"] = q["marks"]
     cbr = [_kv(l) for l in stdout.splitlines() if l.startswith("cbr ")]
     if cbr:
         udp = tr[tr["type"] == "cbr"]

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pandas as pd
 
 from ..results import _atomic_write
-from .checks import Measurements, Verdict, fmt, short_error, summary
+from .checks import Measurements, Verdict, cited_values, fmt, short_error, stale_reasons, summary
 from .figures import draw
 from .spec import CHECK_KINDS, Document, parse_ref
 
@@ -158,6 +158,7 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
 
     plan = outcome.plan
     twin = {v.check.id: v for v in ns2[1]} if ns2 else {}
+    m2 = Measurements(ns2[0], {}) if ns2 else None
     B: List[Block] = []
     B.append(Block("h", f"Reproduction of document {doc.id}: {doc.short}", level=1))
     B.append(Block("p", doc.title))
@@ -172,6 +173,11 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     rows = [[r.kind, str(r.passed), str(r.missed), str(r.not_run), str(r.total)] for r in s.itertuples()]
     rows.append(["all", str(s.passed.sum()), str(s.missed.sum()), str(s.not_run.sum()), str(s.total.sum())])
     B.append(Block("table", header=["kind", "passed", "missed", "not run", "total"], rows=rows, css="summary"))
+    stale = stale_reasons([v.check for v in verdicts], m)
+    if stale:
+        B.append(Block("p", "Reasons that do not fit this run's measurements (a cited measurement missing or "
+                            "off its condition, or a counter named without its value): rewrite them."))
+        B.append(Block("ul", items=stale))
     if plan.unavailable:
         B.append(Block("p", "Cases that could not run (their checks are 'not run'):"))
         B.append(Block("ul", items=[f"{e}/{c}: {short_error(msg)}" for (e, c), msg in plan.unavailable.items()]))
@@ -232,8 +238,9 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
         if exv:
             B.append(Block("p", "Checks:"))
             header = ["check", "kind", "claim (where)", "paper", "ours", "verdict", "reason"]
+            # a reason's cited measurements (`spec.Citation`) shown with their values
             rows = [[vd.check.id, vd.check.kind, f"{vd.check.claim} ({vd.check.where})", vd.paper,
-                     vd.detail or vd.ours, vd.verdict, vd.reason] for vd in exv]
+                     vd.detail or vd.ours, vd.verdict, cited_values(vd.reason, m, m2)[0]] for vd in exv]
             if ns2:
                 header[6:6] = ["ns-2.35", "ns-2.35 verdict"]
                 for vd, row in zip(exv, rows):
@@ -363,8 +370,14 @@ def write(report_dir: Path, doc: Document, outcome, verdicts: List[Verdict], m: 
     _atomic_write(report_dir / "index.html", lambda p: p.write_text(to_html(blocks, title), encoding="utf-8"))
     table = outcome.table.sort_values(["experiment", "case", "point", "seed", "metric"], na_position="first")
     _atomic_write(report_dir / "measurements.csv", lambda p: table.to_csv(p, index=False))
-    vjson = [{"id": v.check.id, "kind": v.check.kind, "verdict": v.verdict, "claim": v.check.claim,
-              "paper": v.paper, "ours": v.ours, "detail": v.detail, "reason": v.reason} for v in verdicts]
+    m2 = Measurements(ns2[0], {}) if ns2 else None
+    vjson = []
+    for v in verdicts:
+        reason, cited = cited_values(v.reason, m, m2)
+        vjson.append({"id": v.check.id, "kind": v.check.kind, "verdict": v.verdict, "claim": v.check.claim,
+                      "paper": v.paper, "ours": v.ours, "detail": v.detail, "reason": reason})
+        if cited:
+            vjson[-1]["citations"] = cited
     for name, vs in (readings or {}).get("tcpsim", {}).items():
         for v in vs:
             row = next((r for r in vjson if r["id"] == v.check.id), None)

@@ -194,6 +194,55 @@ def parse_ref(text: str) -> Ref:
     return Ref(m.group("exp"), m.group("case"), m.group("point"), m.group("metric"))
 
 
+# ============================================================================ citations
+
+#: A measurement cited in a reason: ``{REF}`` or ``{REF OP NUMBER}``.
+_CITATION = re.compile(r"\{([^{}]*)\}")
+_CONDITION = re.compile(r"^(?P<ref>\S+?)\s*(?:(?P<op>>=|<=|==|=|>|<)\s*(?P<bound>[-+0-9.eE]+))?$")
+#: The comparisons a citation's condition may use.
+CONDITION_OPS = {">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
+                 "<=": lambda a, b: a <= b, "=": lambda a, b: a == b, "==": lambda a, b: a == b}
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A measurement a reason rests on, written in the reason's text as ``{REF}`` (the
+    report shows its value there) or ``{REF OP NUMBER}`` (also a condition on our mean
+    over seeds that the reason needs, such as ``> 0`` for "RED's early drops ...": the
+    report marks the reason stale when it fails, and the tests fail)."""
+
+    text: str                 # as written, braces included
+    ref: Ref
+    op: Optional[str] = None
+    bound: Optional[float] = None
+
+    def holds(self, value: float) -> bool:
+        """Whether `value` (our mean) meets the condition (True without one)."""
+        return self.op is None or CONDITION_OPS[self.op](value, self.bound)
+
+    @property
+    def condition(self) -> str:
+        return f"{self.op} {self.bound:g}" if self.op else ""
+
+
+def citations(text: str) -> List[Citation]:
+    """The measurements cited in a reason's text. Raises ValueError naming a bad one."""
+    out = []
+    for m in _CITATION.finditer(text or ""):
+        c = _CONDITION.match(m.group(1).strip())
+        if not c:
+            raise ValueError(f"bad citation {m.group(0)!r}; expected {{EXPERIMENT:CASE@POINT:METRIC}} or "
+                             f"{{EXPERIMENT:CASE@POINT:METRIC OP NUMBER}} with OP one of {' '.join(CONDITION_OPS)}")
+        ref = parse_ref(c.group("ref"))
+        bound = float(c.group("bound")) if c.group("op") else None
+        out.append(Citation(m.group(0), ref, c.group("op"), bound))
+    return out
+
+
+#: The texts of a check that give a reason for a miss, and may cite measurements.
+REASON_KEYS = ("known_miss", "miss_reason")
+
+
 # ============================================================================ loading
 
 
@@ -481,6 +530,13 @@ def _check_refs(doc: Document) -> None:
             raise ScenarioError(f"{where}: no measurement ('items', 'ours' or 'series')")
         for r in refs:
             _check_ref(doc, r, where, allow_star=(c.kind == "trend"))
+        for key in REASON_KEYS:
+            try:
+                cited = citations(raw.get(key, ""))
+            except ValueError as e:
+                raise ScenarioError(f"{where}, key {key!r}: {e}") from None
+            for cit in cited:
+                _check_ref(doc, str(cit.ref), f"{where}, key {key!r}")
         pub = raw.get("published")
         for p in ([pub] if isinstance(pub, str) else (pub or [])):
             if p not in ids:
