@@ -222,7 +222,7 @@ def test_sweep_plot_mean_and_sd_across_seeds(sweep_table, tmp_path):
                            path=tmp_path / "s.png")
     assert _is_png(tmp_path / "s.png")
     ax = fig.axes[0]
-    assert ax.get_xlabel() == WINDOW
+    assert ax.get_xlabel() == "max_window of every flow"  # the key flow[*].max_window in words
     assert ax.get_ylabel() == "aggregate goodput (Mbit/s)"
     assert ax.get_title() == "Aggregate goodput vs max_window\n(mean ± 1 SD over 2 runs per point)"
     # the queue discipline also varies: it goes into the labels, never averaged over
@@ -237,6 +237,24 @@ def test_sweep_plot_mean_and_sd_across_seeds(sweep_table, tmp_path):
     np.testing.assert_allclose(data_line.get_ydata(), stats["mean"].to_numpy())
     half = [abs(seg[1][1] - seg[0][1]) / 2 for seg in bars.get_segments()]
     np.testing.assert_allclose(half, stats["std"].to_numpy())
+
+
+@pytest.mark.parametrize("key, words", [
+    ("dumbbell.bottleneck.queue.max_th", "max_th of the bottleneck queue discipline"),
+    ("dumbbell.access.queue", "the access links queue discipline"),
+    ("flow[*].recovery", "every flow's loss recovery"),
+    ("flow[0].cc.alpha", "alpha of flow 0's congestion control"),
+    ("link[2].queue_reverse.max_p", "max_p of link 2's reverse-direction queue discipline"),
+    ("simulation.duration", "duration of the simulation"),
+    ("dumbbell.pairs", "pairs of the dumbbell"),
+    ("seed", "seed"),
+])
+def test_a_swept_key_is_labelled_in_words(key, words):
+    """Sweep plots label their x axis with what the key sets and where, model slots by
+    their family's title in the catalogue, not with the key path itself."""
+    from tcpsim.plots.sweep_table import parameter_label
+
+    assert parameter_label(key) == words
 
 
 def test_sweep_plot_ci95_and_categorical_x(sweep_table):
@@ -256,7 +274,7 @@ def test_sweep_plot_ci95_and_categorical_x(sweep_table):
 
 def test_sweep_plot_defaults(sweep_table, sweep_dir):
     ax = plots.sweep_plot(sweep_table).axes[0]  # x: the numeric parameter, hue: fewest values
-    assert ax.get_xlabel() == WINDOW
+    assert ax.get_xlabel() == "max_window of every flow"
     assert ax.get_ylabel() == "aggregate goodput (Mbit/s)"
     assert len(ax.containers) == 4
     again = plots.sweep_plot(sweep_dir, y="rtt_mean_s").axes[0]  # a directory works too

@@ -89,6 +89,60 @@ def _axis_label(column: str) -> str:
     return f"{what} ({unit})" if unit else what
 
 
+#: Where a key path points, in words: its first segments as a reader names them.
+_PLACES = {"simulation": "the simulation", "bottleneck": "the bottleneck",
+           "access": "the access links", "monitor": "the monitor", "routing": "routing"}
+#: Key path segments dropped from a label: the topology generators' own tables.
+_GENERATORS = {"dumbbell", "chain", "network"}
+
+
+def parameter_label(key: str) -> str:
+    """A swept key path in words, for an axis or legend title: what the key sets and where,
+    model slots named by their family's title from the catalogue (`tcpsim.models`).
+
+    >>> parameter_label("dumbbell.bottleneck.queue.max_th")
+    'max_th of the bottleneck queue discipline'
+    >>> parameter_label("flow[*].recovery")
+    "every flow's loss recovery"
+    >>> parameter_label("flow[0].cc.alpha")
+    "alpha of flow 0's congestion control"
+    >>> parameter_label("seed")
+    'seed'
+    """
+    from .. import models
+
+    slots = {fam.key: fam.title for fam in models.families() if fam.key != "type"}
+    slots["queue_reverse"] = "reverse-direction queue discipline"
+    segments = key.split(".")
+    if len(segments) == 1:
+        return slots.get(key, key)
+    place_parts, generator = [], None
+    for seg in segments[:-1]:
+        if seg in _GENERATORS:
+            generator = seg
+            continue
+        if seg in slots:
+            continue
+        table, _, index = seg.partition("[")
+        if index:
+            index = index.rstrip("]")
+            place_parts.append(f"every {table}" if index == "*" else f"{table} {index}")
+        else:
+            place_parts.append(_PLACES.get(seg, seg.replace("_", " ")))
+    place = " ".join(place_parts) or (f"the {generator}" if generator else "")
+    name = segments[-1]
+    # "the bottleneck" reads "the bottleneck queue discipline"; "every flow" and "flow 0"
+    # read "every flow's congestion control".
+    owned = (lambda title: f"{place} {title}") if place.startswith("the ") \
+        else (lambda title: f"{place}'s {title}")
+    if name in slots:  # the model chosen for a slot
+        return owned(slots[name]) if place else slots[name]
+    if segments[-2] in slots:  # a parameter of that model
+        title = slots[segments[-2]]
+        return f"{name} of {owned(title)}" if place else f"{name} of the {title}"
+    return f"{name} of {place}" if place else name
+
+
 def sweep_parameters(table: pd.DataFrame) -> List[str]:
     """The parameter columns of a sweep table (grid keys and ``seed``), in order.
 

@@ -19,7 +19,8 @@ from ..results import PathLike
 from .style import check_format, legend, _new_axes, save, _style, styled
 from .sweep_table import (DEFAULT_SWEEP_METRICS, _upper_bound, _axis_label, _fmt_value,
                           _is_numeric, _metric_label, _orderable, _quantities, _resolve_sweep,
-                          _short, _sweep_table, _value_labels, sweep_parameters)
+                          _short, _sweep_table, _value_labels, parameter_label,
+                          sweep_parameters)
 
 
 def _t975(dof: int) -> float:
@@ -214,11 +215,11 @@ def sweep_plot(table: Union[pd.DataFrame, PathLike], x: Optional[str] = None,
                 extra = ", ".join(f"{_short(c)}={_fmt_value(row[c])}" for c in linked)
                 ticks.append(f"{_fmt_value(v)}\n({extra})")
             ax.set_xticklabels(ticks, fontsize="small")
-    xlabel = x
+    xlabel = parameter_label(x)
     if quantities is not None:
         xlabel += f" ({units.UNITS[quantities[1]]})"
     if linked:
-        xlabel += "\n(varied together with " + ", ".join(linked) + ")"
+        xlabel += "\n(varied together with " + ", ".join(parameter_label(c) for c in linked) + ")"
     what = _metric_label(y)[0]
     counts = sorted(set(int(c) for c in runs_per_point))
     n_text = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
