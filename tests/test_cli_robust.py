@@ -198,7 +198,7 @@ def test_quantities_with_units_sort_and_plot_as_numbers():
     assert [t.get_text() for t in ax.get_xticklabels()] == ["25p", "50p", "100p", "1000p"]
     assert list(ax.get_xticks()) == [25, 50, 100, 1000]
     assert ax.get_xscale() == "log"  # 25 .. 1000 packets: a factor of 40
-    assert ax.get_xlabel() == "dumbbell.bottleneck.queue.limit (packets)"
+    assert ax.get_xlabel() == "limit of the bottleneck queue discipline (packets)"
     means = ax.containers[0].lines[0].get_ydata()
     assert list(means) == pytest.approx([2.5e-6, 6.5e-6, 0.5e-6, 4.5e-6])  # Mbit/s
     rates = pd.DataFrame({"r": ["1.5Mbps", "10Mbps", "1Gbps", "100Mbps"], "seed": 1,
