@@ -158,8 +158,9 @@ impl QueueDiscipline for Red {
 }
 
 /// RED's verdict on an arrival and the FIFO it queues into (steps 1–6 of the header):
-/// RED's `enqueue`, shared with the variants whose thresholds move (`red_n.rs`).
-#[inline]
+/// RED's `enqueue`, shared with the variants whose thresholds move (`red_n.rs`);
+/// always inlined, so that RED's hot path stays one function (docs/performance.md).
+#[inline(always)]
 pub(crate) fn red_enqueue(core: &mut RedCore, fifo: &mut Fifo, now: SimTime, arrival: Arrival) -> Verdict {
     let q = core.measure(fifo.len(), fifo.bytes());
     let verdict = match core.on_arrival(q, arrival.size, now) {

@@ -119,6 +119,9 @@ impl RedCore {
 
     /// Steps 1–4 of `red.rs`'s header for a packet of `size` bytes arriving at a queue of
     /// length `q` (in the unit of `measure`).
+    // Inlined: with two callers (RED and connection-count RED) the compiler would call
+    // it out of line, +0.5 % instructions in benchmark B1 (docs/performance.md).
+    #[inline(always)]
     pub fn on_arrival(&mut self, q: f64, size: u32, now: SimTime) -> RedDecision {
         self.update_average(q, now);
         self.vars.count += 1;
