@@ -14,8 +14,10 @@
 //!             their start and stop times (the simulation's `on_flow_start` /
 //!             `on_flow_stop` notices, sent to each queue on the flow's data route when
 //!             the flow starts and stops; a flow whose transfer has ended but whose stop
-//!             time has not come still counts). The thesis's experiments, Sections
-//!             4.1–4.3 ("for each connection entering").
+//!             time has not come still counts; a flow rerouted by dynamic routing is
+//!             not announced to its new route's queues, and its old route's queues keep
+//!             counting it). The thesis's experiments, Sections 4.1–4.3 ("for each
+//!             connection entering").
 //!   "scaled": that count times (1 + n_error), the thesis's ±10 % and ±20 % estimation
 //!             errors (Section 4.2, Table 4.3).
 //!   "sred":   SRED's zombie-list estimate 1/P(t) (`sred_estimator.rs`), the estimator
