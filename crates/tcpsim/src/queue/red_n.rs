@@ -133,12 +133,15 @@ pub static MODEL: QueueModel = QueueModel {
 fn check(c: &ModelConfig) -> Result<(), ParamError> {
     let p = RedNParams::from_config(c);
     check_shared(c, &p.red)?;
-    if c.is_given("n_error") && !matches!(p.source, NSource::Scaled { .. }) {
+    // A parameter of another source is an error unless it keeps its default (which
+    // changes nothing; `tcpsim models` examples write every parameter).
+    let set_away_from_default = |param: &Param| c.is_given(param.name) && *c.get(param.name) != param.default;
+    if set_away_from_default(&N_ERROR) && !matches!(p.source, NSource::Scaled { .. }) {
         return Err(ParamError::new("n_error", "n_source = \"scaled\" with n_error (the error scales the exact count)"));
     }
-    for key in ["zombie_list_size", "overwrite_probability"] {
-        if c.is_given(key) && p.source != NSource::Sred {
-            return Err(ParamError::new(key, format!("n_source = \"sred\" with {key} (a parameter of SRED's estimator)")));
+    for param in [&ZOMBIE_LIST_SIZE, &OVERWRITE_PROBABILITY] {
+        if set_away_from_default(param) && p.source != NSource::Sred {
+            return Err(ParamError::new(param.name, format!("n_source = \"sred\" with {} (a parameter of SRED's estimator)", param.name)));
         }
     }
     Ok(())
@@ -450,6 +453,11 @@ mod tests {
         assert_eq!(err.key, "n_error");
         let err = check(&config(&[("zombie_list_size", V::Integer(500))])).unwrap_err();
         assert_eq!(err.key, "zombie_list_size");
+        let err = check(&config(&[("n_source", V::Choice("scaled")), ("overwrite_probability", V::Number(0.5))])).unwrap_err();
+        assert_eq!(err.key, "overwrite_probability");
+        // Written at their defaults they change nothing and pass (`tcpsim models`
+        // examples write every parameter).
+        assert!(check(&config(&[("n_error", V::Number(0.0)), ("zombie_list_size", V::Integer(1000))])).is_ok());
         assert!(check(&config(&[("n_source", V::Choice("sred")), ("overwrite_probability", V::Number(0.5))])).is_ok());
         assert!(check(&config(&[("n_source", V::Choice("scaled")), ("n_error", V::Number(-0.2))])).is_ok());
     }
