@@ -155,6 +155,19 @@ def _vegas_keeps_a_small_queue_alone_and_loses_to_reno(res, out, doc):
     assert shared["reno"] > 4 * shared["vegas"]
 
 
+@fact("red_n_vegas_reno.toml")
+def _thresholds_follow_the_flows_and_only_reno_brings_drops(res, out, doc):
+    queue = doc["dumbbell"]["bottleneck"]["queue"]
+    beta = queue["beta"]
+    reno_start = units.parse(_flow_table(doc, "reno")["start"])[0]
+    n = res.series("red_n")["r1->r2"]
+    assert sorted(n.unique()) == [2.0, 4.0, 5.0]          # pairs of Vegas, then Reno
+    assert (res.series("red_min_th_pkts")["r1->r2"] == beta * n).all()
+    assert (res.series("red_max_th_pkts")["r1->r2"] == (beta + 1) * n).all()
+    drops = res.series("early_drops")["r1->r2"]
+    assert _between(drops, 0.0, reno_start).sum() == 0 < _between(drops, reno_start, float("inf")).sum()
+
+
 def _flow_table(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return next(f for f in doc["flow"] if f.get("name") == name)
 

@@ -9,11 +9,14 @@ pub mod droptail;
 pub mod drr;
 pub mod red;
 pub mod red_core;
+pub mod red_n;
 pub mod red_params;
+pub mod sred_estimator;
 
 pub use droptail::{DropTail, DropTailParams};
 pub use drr::{Drr, DrrParams};
 pub use red::{Red, RedParams};
+pub use red_n::{RedN, RedNParams};
 
 use crate::engine::{Dur, PacketId, PacketKind, RandomStream, SimTime};
 use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};

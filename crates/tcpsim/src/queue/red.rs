@@ -75,7 +75,7 @@ use super::red_core::{RedCore, RedDecision};
 use super::{Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
 use std::sync::Arc;
 use crate::engine::time::Dur;
-use crate::engine::{PacketId, RandomStream};
+use crate::engine::{PacketId, RandomStream, SimTime};
 
 pub use super::red_params::{QueueWeight, RedParams, RedSettings, Threshold, SPEC};
 
@@ -135,29 +135,7 @@ impl QueueDiscipline for Red {
     }
 
     fn enqueue(&mut self, ctx: &mut QueueCtx, arrival: Arrival) -> Verdict {
-        let q = self.core.measure(self.fifo.len(), self.fifo.bytes());
-        let verdict = match self.core.on_arrival(q, arrival.size, ctx.now) {
-            RedDecision::Pass => Verdict::Queued,
-            RedDecision::Forced => Verdict::Dropped(DropReason::Early),
-            RedDecision::Hit { p_b } => {
-                // With `ecn`, an ECN-capable packet is marked instead (with `use_mark_p`,
-                // only while p_b < mark_p).
-                let p = self.core.params();
-                if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
-                    Verdict::Marked
-                } else {
-                    Verdict::Dropped(DropReason::Early)
-                }
-            }
-        };
-        if q >= self.core.limit() {
-            self.core.reset_count();
-            return Verdict::Dropped(DropReason::Overflow);
-        }
-        if !matches!(verdict, Verdict::Dropped(_)) {
-            self.fifo.push(arrival.id, arrival.size);
-        }
-        verdict
+        red_enqueue(&mut self.core, &mut self.fifo, ctx.now, arrival)
     }
 
     fn dequeue(&mut self, ctx: &mut QueueCtx) -> Option<PacketId> {
@@ -179,12 +157,41 @@ impl QueueDiscipline for Red {
     }
 }
 
+/// RED's verdict on an arrival and the FIFO it queues into (steps 1–6 of the header):
+/// RED's `enqueue`, shared with the variants whose thresholds move (`red_n.rs`);
+/// always inlined, so that RED's hot path stays one function (docs/performance.md).
+#[inline(always)]
+pub(crate) fn red_enqueue(core: &mut RedCore, fifo: &mut Fifo, now: SimTime, arrival: Arrival) -> Verdict {
+    let q = core.measure(fifo.len(), fifo.bytes());
+    let verdict = match core.on_arrival(q, arrival.size, now) {
+        RedDecision::Pass => Verdict::Queued,
+        RedDecision::Forced => Verdict::Dropped(DropReason::Early),
+        RedDecision::Hit { p_b } => {
+            // With `ecn`, an ECN-capable packet is marked instead (with `use_mark_p`,
+            // only while p_b < mark_p).
+            let p = core.params();
+            if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
+                Verdict::Marked
+            } else {
+                Verdict::Dropped(DropReason::Early)
+            }
+        }
+    };
+    if q >= core.limit() {
+        core.reset_count();
+        return Verdict::Dropped(DropReason::Overflow);
+    }
+    if !matches!(verdict, Verdict::Dropped(_)) {
+        fifo.push(arrival.id, arrival.size);
+    }
+    verdict
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::time::PS_PER_MS;
     use crate::engine::PacketKind;
-    use crate::engine::SimTime;
     use crate::model::Value as V;
 
     fn check(c: &crate::model::ModelConfig) -> Result<(), crate::model::ParamError> {

@@ -78,6 +78,18 @@ impl RedCore {
         self.settings
     }
 
+    /// Replaces min_th and max_th (packets), for a variant whose thresholds follow a
+    /// variable of the run (connection-count RED, `red_n.rs`); in byte mode they are
+    /// scaled by mean_packet_size, as `new` scales fixed ones. The average, count and
+    /// `old` carry over, as in ns-2 when a script sets `thresh_` on a running queue.
+    pub fn set_thresholds(&mut self, min_th: f64, max_th: f64) {
+        let scale = if self.params.queue_in_bytes { self.params.mean_packet_size as f64 } else { 1.0 };
+        self.settings.min_th = min_th;
+        self.settings.max_th = max_th;
+        self.min_th = min_th * scale;
+        self.max_th = max_th * scale;
+    }
+
     /// The queue length RED works with: bytes in byte mode, else packets.
     pub fn measure(&self, packets: usize, bytes: u64) -> f64 {
         if self.params.queue_in_bytes {
@@ -107,6 +119,9 @@ impl RedCore {
 
     /// Steps 1–4 of `red.rs`'s header for a packet of `size` bytes arriving at a queue of
     /// length `q` (in the unit of `measure`).
+    // Inlined: with two callers (RED and connection-count RED) the compiler would call
+    // it out of line, +0.5 % instructions in benchmark B1 (docs/performance.md).
+    #[inline(always)]
     pub fn on_arrival(&mut self, q: f64, size: u32, now: SimTime) -> RedDecision {
         self.update_average(q, now);
         self.vars.count += 1;
