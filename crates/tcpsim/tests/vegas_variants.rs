@@ -1,7 +1,7 @@
 //! Scenario tests of the Vegas variants of reference document 000's related work (its
 //! Sect. 2.2: larger α and β, NewVegas, Vegas-A, Vegas+), and of the thesis' Reno
-//! settings: each variant alone keeps a small standing queue as Vegas does; NewVegas and
-//! Vegas+ take more of a drop-tail bottleneck from a Reno flow than Vegas does.
+//! settings: each variant alone keeps a small standing queue as Vegas does, and takes more
+//! of a drop-tail bottleneck from a Reno flow than Vegas does.
 
 mod common;
 
@@ -57,9 +57,11 @@ fn each_variant_alone_keeps_a_small_standing_queue() {
 }
 
 #[test]
-fn new_vegas_and_vegas_plus_take_more_from_reno_than_vegas() {
+fn each_variant_takes_more_from_reno_than_vegas() {
+    // Measured (30 s, Reno from 5 s): Vegas 0.226 of the goodput, NewVegas 0.422,
+    // Vegas-A 0.365, Vegas+ 0.398.
     let vegas = share_against_reno(r#""vegas""#);
-    for cc in [r#""new_vegas""#, r#""vegas_plus""#] {
+    for cc in [r#""new_vegas""#, r#""vegas_a""#, r#""vegas_plus""#] {
         let share = share_against_reno(cc);
         assert!(share > vegas + 0.05, "{cc}: share {share:.3} of the goodput against Reno; Vegas {vegas:.3}");
     }
