@@ -467,7 +467,8 @@ def test_seed_override_changes_the_seed_only(small_scenario_file):
     (["--set", "flow[0].colour=red"], "small.toml, --set 'flow[0].colour=red': a flow has no key 'colour'"),
     (["--set", "flow[0].cc.alpha=3"],
      "small.toml, --set 'flow[0].cc.alpha=3': 'alpha' is a parameter of congestion control 'vegas', "
-     "'quick_vegas', 'fast', but 'flow[0].cc' is 'reno' in the base scenario; set it there, or "
+     "'quick_vegas', 'fast', 'new_vegas', 'vegas_a', 'vegas_plus', but 'flow[0].cc' is 'reno' in "
+     "the base scenario; set it there, or "
      "choose another model for 'flow[0].cc' first (an override before this one)"),
     (["--set", "flow[0].cc.alpha=3", "--set", "flow[0].cc=vegas"], "choose another model for 'flow[0].cc' first"),
     (["--set", "flow[2].cc=vegas"],

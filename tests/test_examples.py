@@ -168,6 +168,14 @@ def _thresholds_follow_the_flows_and_only_reno_brings_drops(res, out, doc):
     assert _between(drops, 0.0, reno_start).sum() == 0 < _between(drops, reno_start, float("inf")).sum()
 
 
+@fact("vegas_variants_vs_reno.toml")
+def _each_vegas_variant_holds_more_of_the_link_than_vegas_against_reno(res, out, doc):
+    reno_start = units.parse(_flow_table(doc, "reno")["start"])[0]
+    shared = _between(res.series("delivered_bytes"), reno_start + 2.0, float("inf")).sum()
+    for variant in ("new_vegas", "vegas_a", "vegas_plus"):
+        assert shared[variant] > 1.3 * shared["vegas"], (variant, shared.to_dict())
+
+
 def _flow_table(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return next(f for f in doc["flow"] if f.get("name") == name)
 

@@ -23,7 +23,7 @@ use crate::tcp::recovery::{self, RecoveryModel};
 pub static SOURCES: &[&SourceModel] = &[&tcp::MODEL, &cbr::MODEL];
 
 /// Window controls: a TCP flow's `cc`.
-pub static CONGESTION_CONTROLS: &[&CcModel] = &[&cc::reno::MODEL, &cc::vegas::MODEL, &cc::quick_vegas::MODEL, &cc::fast::MODEL];
+pub static CONGESTION_CONTROLS: &[&CcModel] = &[&cc::reno::MODEL, &cc::vegas::MODEL, &cc::quick_vegas::MODEL, &cc::fast::MODEL, &cc::new_vegas::MODEL, &cc::vegas_a::MODEL, &cc::vegas_plus::MODEL];
 
 /// Loss recoveries: a TCP flow's `recovery`.
 pub static RECOVERIES: &[&RecoveryModel] = &[
@@ -271,6 +271,9 @@ mod tests {
         assert_eq!(recovery_of("reno"), "newreno");
         assert_eq!(recovery_of("vegas"), "vegas");
         assert_eq!(recovery_of("quick_vegas"), "vegas");
+        for vegas_variant in ["new_vegas", "vegas_a", "vegas_plus"] {
+            assert_eq!(recovery_of(vegas_variant), "vegas");
+        }
         assert_eq!(recovery_of("fast"), "sack1");
         let reads_sack: Vec<&str> = specs().filter(|m| m.relations.reads_sack).map(|m| m.name).collect();
         assert_eq!(reads_sack, ["sack1", "fack"]);

@@ -13,9 +13,12 @@
 //! list. `docs/architecture.md` walks through an example.
 
 pub mod fast;
+pub mod new_vegas;
 pub mod quick_vegas;
 pub mod reno;
 pub mod vegas;
+pub mod vegas_a;
+pub mod vegas_plus;
 
 pub use reno::Reno;
 pub use vegas::Vegas;

@@ -246,8 +246,8 @@ impl QuickVegas {
     }
 
     fn evaluate_round(&mut self, view: &mut CcView) {
-        let Some(delta) = self.core.measure_round(view) else { return };
-        let delta = if self.params.round_delta { super::vegas::ns2_round(delta) as f64 } else { delta };
+        let Some(round) = self.core.measure_round(view) else { return };
+        let delta = if self.params.round_delta { super::vegas::ns2_round(round.delta) as f64 } else { round.delta };
         self.last_delta = Some(delta);
         let w = self.decide(view.window(), delta);
         view.set_ssthresh(w.ssthresh);

@@ -226,45 +226,98 @@ impl Vegas {
 
     /// Once per round: Δ and what the window does in the next round (Eqs. 1–2).
     fn evaluate_round(&mut self, view: &mut CcView) {
-        let Some(delta) = self.measure_round(view) else { return };
+        let Some(round) = self.measure_round(view) else { return };
+        let delta = self.rounded(round.delta);
+        let VegasParams { alpha, beta, gamma, .. } = self.params;
+        if !self.slow_start_round(view, delta, gamma as f64) {
+            self.avoidance_round(view, delta, alpha as f64, beta as f64);
+        }
+    }
+
+    /// Δ as the rules compare it (rounded as ns-2 rounds it unless `round_delta = false`),
+    /// kept as the last evaluated round's.
+    pub(crate) fn rounded(&mut self, delta: f64) -> f64 {
         let delta = if self.params.round_delta { ns2_round(delta) as f64 } else { delta };
         self.last_delta = Some(delta);
-        let (alpha, beta, gamma) = (self.params.alpha as f64, self.params.beta as f64, self.params.gamma as f64);
+        delta
+    }
+
+    /// Vegas' slow-start round, if the window is in slow start (cwnd < ssthresh): grows
+    /// every other round while Δ ≤ γ, leaves slow start when Δ > γ. Returns false, and
+    /// changes nothing, in congestion avoidance.
+    pub(crate) fn slow_start_round(&mut self, view: &mut CcView, delta: f64, gamma: f64) -> bool {
         let cwnd = view.cwnd();
-        if cwnd < view.ssthresh() {
-            // Slow start changes the window only every other round, so that the hold
-            // round measures a window that did not change (Brakmo & Peterson §3.3).
-            self.slow_start_grows = !self.slow_start_grows;
-            if !self.slow_start_grows {
-                self.increment = 0.0;
-            } else if delta > gamma {
-                view.set_ssthresh(SSTHRESH_AFTER_SLOW_START);
-                view.set_cwnd((cwnd - cwnd / 8.0).max(MIN_WINDOW));
-                self.increment = 0.0;
-            } else {
-                self.increment = 1.0;
-            }
-        } else if delta > beta {
-            view.set_cwnd((cwnd - 1.0).max(MIN_WINDOW));
+        if cwnd >= view.ssthresh() {
+            return false;
+        }
+        // Slow start changes the window only every other round, so that the hold
+        // round measures a window that did not change (Brakmo & Peterson §3.3).
+        self.slow_start_grows = !self.slow_start_grows;
+        if !self.slow_start_grows {
             self.increment = 0.0;
-        } else if delta < alpha {
-            self.increment = 1.0 / cwnd;
+        } else if delta > gamma {
+            view.set_ssthresh(SSTHRESH_AFTER_SLOW_START);
+            view.set_cwnd((cwnd - cwnd / 8.0).max(MIN_WINDOW));
+            self.increment = 0.0;
         } else {
+            self.increment = 1.0;
+        }
+        true
+    }
+
+    /// Vegas' congestion-avoidance round (Eq. 2) with thresholds α and β: one packet less
+    /// at once above β, one more over the round below α, else hold.
+    pub(crate) fn avoidance_round(&mut self, view: &mut CcView, delta: f64, alpha: f64, beta: f64) {
+        if delta > beta {
+            self.shrink_by_one(view);
+        } else if delta < alpha {
+            self.grow_by_one_over_the_round(view);
+        } else {
+            self.hold();
+        }
+    }
+
+    /// cwnd ← max(cwnd − 1, 2) at once; no increment in the round.
+    pub(crate) fn shrink_by_one(&mut self, view: &mut CcView) {
+        view.set_cwnd((view.cwnd() - 1.0).max(MIN_WINDOW));
+        self.increment = 0.0;
+    }
+
+    /// cwnd grows by 1/cwnd per new ACK: one packet over the round.
+    pub(crate) fn grow_by_one_over_the_round(&mut self, view: &CcView) {
+        self.increment = 1.0 / view.cwnd();
+    }
+
+    /// No change of the window in the round.
+    pub(crate) fn hold(&mut self) {
+        self.increment = 0.0;
+    }
+
+    /// The per-ACK growth: a slow-start increment stops once cwnd ≥ ssthresh; cwnd grows
+    /// by the round's increment only while cwnd − (snd_nxt − last_ack) ≤ 2 (ns-2: the
+    /// sender keeps up with its window).
+    pub(crate) fn grow_on_ack(&mut self, view: &mut CcView) {
+        // The increment was set for the round; slow start may reach ssthresh before it ends.
+        if self.increment == 1.0 && view.cwnd() >= view.ssthresh() {
             self.increment = 0.0;
+        }
+        let outstanding = view.snd_nxt() - (view.snd_una() - 1);
+        if self.increment > 0.0 && view.cwnd() - outstanding as f64 <= 2.0 {
+            view.set_cwnd(view.cwnd() + self.increment);
         }
     }
 
     /// The measurement half of a round's evaluation: the round's RTT (mean of its
-    /// samples), base_rtt, and Δ unrounded (Eq. 1); starts the next round. `None` when
-    /// the round had no positive RTT (ns-2 then changes nothing).
-    pub(crate) fn measure_round(&mut self, view: &CcView) -> Option<f64> {
+    /// samples), base_rtt, the actual rate and Δ unrounded (Eq. 1); starts the next
+    /// round. `None` when the round had no positive RTT (ns-2 then changes nothing).
+    pub(crate) fn measure_round(&mut self, view: &CcView) -> Option<RoundMeasurement> {
         let now = view.now;
         let rtt = if self.rtt_count > 0 { self.rtt_sum / self.rtt_count as f64 } else { time::to_secs(now - self.round_start) };
         self.rtt_sum = 0.0;
         self.rtt_count = 0;
         let snd_nxt = view.snd_nxt();
         let rtt_len = snd_nxt - self.round_end;
-        let delta = if rtt > 0.0 {
+        let measured = if rtt > 0.0 {
             // With at most one packet in flight there is no queue of our own to mistake
             // for propagation delay, so the round's RTT replaces the base (ns-2).
             if rtt < self.base_rtt || rtt_len <= 1 {
@@ -272,13 +325,13 @@ impl Vegas {
             }
             let actual = rtt_len as f64 / rtt;
             let expected = (snd_nxt - (view.snd_una() - 1)) as f64 / self.base_rtt;
-            Some((expected - actual) * self.base_rtt)
+            Some(RoundMeasurement { rtt, actual, delta: (expected - actual) * self.base_rtt })
         } else {
             None
         };
         self.round_end = snd_nxt;
         self.round_start = now;
-        delta
+        measured
     }
 
     /// Takes the fine-grained sample of a new ACK, if it gives one, then releases the send
@@ -314,6 +367,65 @@ impl Vegas {
             self.fine_timeout = (self.sa / 4.0 + self.sd) / 2.0;
             self.fine_timeout += self.fine_timeout / 16.0;
         }
+    }
+}
+
+/// What one round measured (Eq. 1), before Δ is rounded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RoundMeasurement {
+    /// The round's RTT: mean of its fine-grained samples, seconds.
+    pub rtt: f64,
+    /// Packets sent in the round per second of its RTT (Vegas' Actual).
+    pub actual: f64,
+    /// (Expected − Actual) · base_rtt, packets, unrounded.
+    pub delta: f64,
+}
+
+/// The round-over-round RTT trend the Vegas variants that detect a loss-based competitor
+/// read (NewVegas' thresholds, Vegas+' counter): did the round's RTT rise although the
+/// window did not grow? Vegas spreads a one-packet growth over a round's ACKs, so its
+/// own extra packet shows in the mean RTT of that round and of the next one; a rise
+/// counts as "at a window that did not grow" only if cwnd grew in neither of the two
+/// rounds (W ≤ Wold ≤ W two rounds ago).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct RttTrend {
+    /// The previous round's RTT (seconds) and cwnd (RTTold, Wold).
+    previous: Option<(f64, f64)>,
+    /// cwnd at the evaluation before that.
+    cwnd_before: Option<f64>,
+}
+
+/// One round against the previous one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RoundChange {
+    /// The round's RTT minus the previous round's, seconds.
+    pub rtt_change: f64,
+    /// cwnd did not grow over the last two rounds.
+    pub window_held: bool,
+}
+
+impl RttTrend {
+    /// Records a round's RTT (seconds) and cwnd; its change from the previous round, if
+    /// there was one.
+    pub(crate) fn observe(&mut self, rtt: f64, cwnd: f64) -> Option<RoundChange> {
+        let change = self.previous.map(|(rtt_old, cwnd_old)| RoundChange {
+            rtt_change: rtt - rtt_old,
+            window_held: cwnd <= cwnd_old && self.cwnd_before.map_or(true, |w| cwnd_old <= w),
+        });
+        self.cwnd_before = self.previous.map(|(_, w)| w);
+        self.previous = Some((rtt, cwnd));
+        change
+    }
+
+    /// The previous round's RTT, seconds.
+    #[cfg(test)]
+    pub(crate) fn last_rtt(&self) -> Option<f64> {
+        self.previous.map(|(rtt, _)| rtt)
+    }
+
+    /// Forgets the rounds seen (after a loss).
+    pub(crate) fn reset(&mut self) {
+        *self = RttTrend::default();
     }
 }
 
@@ -354,14 +466,7 @@ impl CongestionControl for Vegas {
         if self.round_ends(acked) {
             self.evaluate_round(view);
         }
-        // The increment was set for the round; slow start may reach ssthresh before it ends.
-        if self.increment == 1.0 && view.cwnd() >= view.ssthresh() {
-            self.increment = 0.0;
-        }
-        let outstanding = view.snd_nxt() - (view.snd_una() - 1);
-        if self.increment > 0.0 && view.cwnd() - outstanding as f64 <= 2.0 {
-            view.set_cwnd(view.cwnd() + self.increment);
-        }
+        self.grow_on_ack(view);
         self.sample_ack(view, ack);
     }
 
