@@ -43,6 +43,17 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "jain_window": ("Jain's fairness index", ""),
     "utilization_window": ("bottleneck utilization", ""),
     "full_utilization_s": ("time to full bottleneck utilization", "s"),
+    # group_measures: reference document 000's measures per congestion control and queue
+    "cc_mean_kbps": ("mean throughput of the flows of one congestion control", "Kb/s"),
+    "vegas_reno_ratio": ("mean Vegas over mean Reno throughput", ""),
+    "total_kbps": ("total TCP throughput", "Kb/s"),
+    "utilization_total": ("total TCP throughput over the bottleneck rate", ""),
+    "cc_mean_kbps_window": ("mean throughput of the flows of one congestion control", "Kb/s"),
+    "vegas_reno_ratio_window": ("mean Vegas over mean Reno throughput", ""),
+    "total_kbps_window": ("total TCP throughput", "Kb/s"),
+    "utilization_total_window": ("total TCP throughput over the bottleneck rate", ""),
+    "queue_arrivals": ("packets arriving at the queue", "packets"),
+    "queue_drops": ("packets dropped by the queue", "packets"),
     # trace_measures: from an ns-2 trace, as the document's scripts compute them
     "trace_sent": ("TCP packets sent (trace)", "packets"),
     "trace_received": ("TCP packets received (trace)", "packets"),
