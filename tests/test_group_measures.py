@@ -60,7 +60,7 @@ def test_whole_run_means_ratio_total_and_utilization_come_from_the_flows_table(m
     kbps = f["throughput_bps"].astype(float) / 1e3
     vegas = (kbps["vegas0"] + kbps["vegas1"]) / 2
     assert m["cc_mean_kbps.vegas"] == pytest.approx(vegas)
-    assert m["cc_mean_kbps.reno"] == pytest.approx(kbps["reno"])
+    assert m["cc_mean_kbps.reno"] == pytest.approx(kbps["reno"]) == m["flow_kbps.reno"]
     assert m["vegas_reno_ratio"] == pytest.approx(vegas / kbps["reno"])
     assert m["total_kbps"] == pytest.approx(kbps.sum())
     # the busiest link direction is the 2 Mb/s bottleneck r1->r2
@@ -76,7 +76,7 @@ def test_window_measures_count_the_payload_delivered_inside_the_window(measured)
     res, m = measured
     d = res.series("delivered_bytes", ["vegas0", "vegas1", "reno"])
     inside = d[(d.index > 2.0 + 1e-9) & (d.index <= 6.0 + 1e-9)].sum() * 8 / 4.0 / 1e3
-    assert m["cc_mean_kbps_window.0.reno"] == pytest.approx(inside["reno"])
+    assert m["cc_mean_kbps_window.0.reno"] == pytest.approx(inside["reno"]) == m["flow_kbps_window.0.reno"]
     assert m["cc_mean_kbps_window.0.vegas"] == pytest.approx((inside["vegas0"] + inside["vegas1"]) / 2)
     assert m["vegas_reno_ratio_window.0"] == pytest.approx(m["cc_mean_kbps_window.0.vegas"] / inside["reno"])
     assert m["total_kbps_window.0"] == pytest.approx(inside.sum())

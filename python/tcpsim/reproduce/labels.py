@@ -44,6 +44,8 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "utilization_window": ("bottleneck utilization", ""),
     "full_utilization_s": ("time to full bottleneck utilization", "s"),
     # group_measures: reference document 000's measures per congestion control and queue
+    "flow_kbps": ("throughput", "Kb/s"),
+    "flow_kbps_window": ("throughput", "Kb/s"),
     "cc_mean_kbps": ("mean throughput of the flows of one congestion control", "Kb/s"),
     "vegas_reno_ratio": ("mean Vegas over mean Reno throughput", ""),
     "total_kbps": ("total TCP throughput", "Kb/s"),

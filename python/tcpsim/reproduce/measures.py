@@ -32,7 +32,8 @@ Metric names (docs/reproducing.md#metrics):
   stable window) ``queue_peak_pkts.N`` (the most packets the bottleneck queue held between event N and
   the next) and ``queue_eq_pkts.N`` (its mean over the last 10 % of that span).
 - Per congestion control and queue, as reference document 000 (a thesis on Reno/Vegas
-  fairness with RED) tabulates them (`group_measures`): ``cc_mean_kbps.CC`` (the mean
+  fairness with RED) tabulates them (`group_measures`): ``flow_kbps.NAME`` (one flow's
+  throughput in Kb/s, the thesis' unit), ``cc_mean_kbps.CC`` (the mean
   throughput of the flows whose ``cc`` is CC, Kb/s), ``vegas_reno_ratio`` (the mean Vegas
   throughput over the mean Reno throughput: the thesis' "fairness", not Jain's index),
   ``total_kbps`` (the TCP flows' throughputs summed) and ``utilization_total`` (that sum
@@ -40,7 +41,7 @@ Metric names (docs/reproducing.md#metrics):
   ``queue_arrivals.FROM_to_TO`` and ``queue_drops.FROM_to_TO`` (packets offered to and
   dropped by, early or on overflow, the queue of link direction FROM->TO). With
   ``windows``, the same four throughput measures per window K from the
-  ``delivered_bytes`` series: ``cc_mean_kbps_window.K.CC``, ``vegas_reno_ratio_window.K``,
+  ``delivered_bytes`` series: ``flow_kbps_window.K.NAME``, ``cc_mean_kbps_window.K.CC``, ``vegas_reno_ratio_window.K``,
   ``total_kbps_window.K``, ``utilization_total_window.K``.
 - For an experiment with ``windows`` (`window_measures`), per window ``K`` (0, 1, ...):
   ``jain_window.K`` (Jain's index of the goodputs of the TCP flows active during the
@@ -235,6 +236,8 @@ def group_measures(res: Results, windows: List[Tuple[float, float]] = ()) -> Dic
     def summarise(kbps: pd.Series, window: str) -> None:
         """`kbps`: each TCP flow's throughput; `window`: "" (whole run) or "_window.K"."""
         means = {cc: float(kbps[tcp["cc"] == cc].mean()) for cc in sorted(set(tcp["cc"]))}
+        for name, v in zip(tcp["name"], kbps):
+            out[f"flow_kbps{window}.{name}"] = float(v)
         for cc, m in means.items():
             out[f"cc_mean_kbps{window}.{cc}"] = m
         out[f"vegas_reno_ratio{window}"] = _vegas_reno_ratio(means)
