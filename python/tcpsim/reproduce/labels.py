@@ -30,6 +30,11 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "max_min_share": ("largest over smallest goodput", ""),
     "cwnd_cuts": ("window reductions per TCP flow", ""),
     "bottleneck_queue_mean_pkts": ("mean bottleneck queue", "packets"),
+    "tcp_retransmits": ("TCP packets retransmitted", "packets"),
+    "tcp_timeouts": ("TCP retransmission timeouts", ""),
+    "bottleneck_early_drops": ("early drops at the bottleneck queue", "packets"),
+    "bottleneck_forced_drops": ("drops of arrivals finding the bottleneck queue full", "packets"),
+    "bottleneck_marks": ("ECN marks at the bottleneck queue", "packets"),
     "flow_throughput_mbps": ("throughput", "Mb/s"),
     # event_measures: slow-start exit and convergence after each event
     "ss_exit_s": ("time slow start ended", "s"),
