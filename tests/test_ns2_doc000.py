@@ -51,11 +51,15 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
         if a["exp"] == "dumbbell":
             b, acc = s["dumbbell"]["bottleneck"], s["dumbbell"]["access"]
             assert a["flows"].split(",") == [f["cc"] for f in flows], key
+            starts = [str(f.get("start", "0s")).rstrip("s") for f in flows]
+            assert a.get("starts", ",".join(["0"] * len(flows))).split(",") == starts, key
+            if "window" in a:
+                assert [a["window"]] == [f"{w0:g}/{w1:g}" for w0, w1 in plan.document.experiment(key[0]).windows], key
             assert (_ns2_rate(b["rate"]), b["delay"]) == (a["rate"], "40ms"), key
             assert (_ns2_rate(acc["rate"]), acc["delay"]) == (a["access"], a["access_delay"]), key
             q = b["queue"]
             assert q["limit"] == a["limit"].rstrip("p") + "p", key
-            assert q["kind"] == {"droptail": "droptail", "red": "red"}[a["queue"]], key
+            assert q["kind"] == a["queue"], key
             if q["kind"] == "red":
                 assert a["red"] == f"{q['min_th']}/{q['max_th']}", key
                 assert str(q["weight"]) == red_weight == a.get("weight", "0.002"), key

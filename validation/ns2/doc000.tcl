@@ -13,6 +13,7 @@
 #   exp=dumbbell|e5
 #   flows=reno,vegas,...   (dumbbell) one agent per source S1, S2, ...: Agent/TCP/Reno or
 #                          Agent/TCP/Vegas, each to an Agent/TCPSink, all from 0 s
+#   starts=0,0,10,...      (dumbbell) each flow's start time, s (default: all at 0)
 #   rate=1.5Mb  access=10Mb  access_delay=0.4ms  limit=20   (dumbbell)
 #   queue=droptail|red     (dumbbell) the r1->r2 queue
 #   red=MIN/MAX            RED's thresh_/maxthresh_ (dumbbell)
@@ -30,7 +31,7 @@
 source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {exp dumbbell flows reno,reno rate 1.5Mb access 10Mb access_delay 0.4ms limit 20
-               queue droptail red 4/6 red_at none weight 0.002 window "" T 100 seed 1 trace ""}
+               starts "" queue droptail red 4/6 red_at none weight 0.002 window "" T 100 seed 1 trace ""}
 foreach a $argv {
     set kv [split $a =]
     if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
@@ -87,6 +88,17 @@ proc doc000_link {ns from to rate delay limit reverse_limit {red ""}} {
     doc000_simplex $ns $to $from $rate $delay $reverse_limit
 }
 
+# The flows' names in the experiment files: S1, S2, ... (Tables 3.1, 4.1, 4.2), or with
+# starts= (E4, Table 4.3) Vegas1.. and Reno1.. in the order of their sources.
+proc flow_name {cc i} {
+    global opt vegas_seen reno_seen
+    if {$opt(starts) eq ""} { return S[expr {$i + 1}] }
+    set k ${cc}_seen
+    incr $k
+    return [string totitle $cc][set $k]
+}
+set vegas_seen 0; set reno_seen 0
+
 set names {}
 if {$opt(exp) eq "dumbbell"} {
     set flows [split $opt(flows) ,]
@@ -101,9 +113,10 @@ if {$opt(exp) eq "dumbbell"} {
         set s($i) [$ns node]; set d($i) [$ns node]
         doc000_link $ns $s($i) $r1 $opt(access) $opt(access_delay) 50 50
         doc000_link $ns $r2 $d($i) $opt(access) $opt(access_delay) 50 50
-        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) 0.0] src($i) snk($i)
+        set start [expr {$opt(starts) eq "" ? 0.0 : [lindex [split $opt(starts) ,] $i]}]
+        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) $start] src($i) snk($i)
         $src($i) set fid_ $i
-        lappend names S[expr {$i + 1}]
+        lappend names [flow_name $cc $i]
         incr i
     }
 } elseif {$opt(exp) eq "e5"} {
