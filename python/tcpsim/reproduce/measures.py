@@ -31,6 +31,18 @@ Metric names (docs/reproducing.md#metrics):
   BaseRTTs, `tcpsim.reproduce.quick_vegas.convergence_time`), ``cwnd_eq.N`` (that
   stable window) ``queue_peak_pkts.N`` (the most packets the bottleneck queue held between event N and
   the next) and ``queue_eq_pkts.N`` (its mean over the last 10 % of that span).
+- Per congestion control and queue, as reference document 000 (a thesis on Reno/Vegas
+  fairness with RED) tabulates them (`group_measures`): ``flow_kbps.NAME`` (one flow's
+  throughput in Kb/s, the thesis' unit), ``cc_mean_kbps.CC`` (the mean
+  throughput of the flows whose ``cc`` is CC, Kb/s), ``vegas_reno_ratio`` (the mean Vegas
+  throughput over the mean Reno throughput: the thesis' "fairness", not Jain's index),
+  ``total_kbps`` (the TCP flows' throughputs summed) and ``utilization_total`` (that sum
+  over the rate of the busiest link direction, the one that sent the most bytes);
+  ``queue_arrivals.FROM_to_TO`` and ``queue_drops.FROM_to_TO`` (packets offered to and
+  dropped by, early or on overflow, the queue of link direction FROM->TO). With
+  ``windows``, the same four throughput measures per window K from the
+  ``delivered_bytes`` series: ``flow_kbps_window.K.NAME``, ``cc_mean_kbps_window.K.CC``, ``vegas_reno_ratio_window.K``,
+  ``total_kbps_window.K``, ``utilization_total_window.K``.
 - For an experiment with ``windows`` (`window_measures`), per window ``K`` (0, 1, ...):
   ``jain_window.K`` (Jain's index of the goodputs of the TCP flows active during the
   whole window, from the ``delivered_bytes`` series) and ``utilization_window.K`` (the
@@ -186,6 +198,68 @@ def window_measures(res: Results, windows: List[Tuple[float, float]]) -> Dict[st
         full = u[u >= FULL_UTILIZATION]
         if len(full):
             out["full_utilization_s"] = float(full.index[0])
+    return out
+
+
+def _queue_tag(link: str) -> str:
+    """A link direction as a metric suffix: ``r1->r2`` becomes ``r1_to_r2`` (a metric name
+    holds letters, digits, ``_`` and ``.`` only)."""
+    return link.replace("->", "_to_")
+
+
+def _vegas_reno_ratio(means: Dict[str, float]) -> float:
+    """The thesis' fairness: mean Vegas over mean Reno throughput; NaN without both."""
+    v, r = means.get("vegas"), means.get("reno")
+    return v / r if v is not None and r and r > 0 else float("nan")
+
+
+def _busiest_link(res: Results) -> Any:
+    """The link direction that sent the most bytes: the bottleneck every flow crosses,
+    also where a lower-rate feeder link is busier for its rate (document 000's six-router
+    network, whose 1.5 Mb/s feeders run nearly full beside the 2 Mb/s bottleneck)."""
+    l = res.links
+    return l.loc[l["bytes_sent"].astype(float).idxmax()] if len(l) else None
+
+
+def group_measures(res: Results, windows: List[Tuple[float, float]] = ()) -> Dict[str, float]:
+    """Reference document 000's own measures of one run (see the module's list): mean
+    throughput per congestion control, their Vegas/Reno ratio, the total and its share of
+    the bottleneck's rate, over the whole run (wire bytes received over each flow's active
+    time, the flows table's ``throughput_bps``) and over each window (payload delivered in
+    order, from the ``delivered_bytes`` series); and every queue's arrivals and drops."""
+    out: Dict[str, float] = {}
+    f = res.flows
+    tcp = f[f["type"] == "tcp"]
+    busiest = _busiest_link(res)
+    rate_kbps = float(busiest["rate_bps"]) / 1e3 if busiest is not None else float("nan")
+
+    def summarise(kbps: pd.Series, window: str) -> None:
+        """`kbps`: each TCP flow's throughput; `window`: "" (whole run) or "_window.K"."""
+        means = {cc: float(kbps[tcp["cc"] == cc].mean()) for cc in sorted(set(tcp["cc"]))}
+        for name, v in zip(tcp["name"], kbps):
+            out[f"flow_kbps{window}.{name}"] = float(v)
+        for cc, m in means.items():
+            out[f"cc_mean_kbps{window}.{cc}"] = m
+        out[f"vegas_reno_ratio{window}"] = _vegas_reno_ratio(means)
+        total = float(kbps.sum())
+        out[f"total_kbps{window}"] = total
+        out[f"utilization_total{window}"] = total / rate_kbps
+
+    if len(tcp):
+        summarise(tcp["throughput_bps"].astype(float) / 1e3, "")
+        delivered = res.series("delivered_bytes", list(tcp["name"])) if windows else pd.DataFrame()
+        for k, (a, b) in enumerate(windows):
+            if delivered.empty:
+                break
+            # a sample counts what arrived in the interval ending at its time
+            inside = delivered[(delivered.index > a + 1e-9) & (delivered.index <= b + 1e-9)]
+            kbps = pd.Series([float(inside[n].sum()) * 8 / (b - a) / 1e3 if n in inside else float("nan")
+                              for n in tcp["name"]], index=tcp.index)
+            summarise(kbps, f"_window.{k}")
+    for _, row in res.queues.iterrows():
+        tag = _queue_tag(str(row["queue"]))
+        out[f"queue_arrivals.{tag}"] = _f(row["arrivals"])
+        out[f"queue_drops.{tag}"] = _f(row["early_drops"]) + _f(row["overflow_drops"])
     return out
 
 

@@ -152,6 +152,8 @@ def measures_from(stdout: str, tr: pd.DataFrame, seconds: float) -> Dict[str, fl
         m["bottleneck_early_drops"] = q["early_drops"]
         m["bottleneck_forced_drops"] = q["drops"] - q["early_drops"]
         m["bottleneck_marks"] = q["marks"]
+    if any(l.startswith("flowname ") for l in lines):
+        m.update(group_measures_from(lines, seconds))
     cbr = [_kv(l) for l in stdout.splitlines() if l.startswith("cbr ")]
     if cbr:
         udp = tr[tr["type"] == "cbr"]
@@ -159,6 +161,54 @@ def measures_from(stdout: str, tr: pd.DataFrame, seconds: float) -> Dict[str, fl
         m["udp_received"] = sum(c["rx_pkts"] for c in cbr)
         m["udp_throughput_mbps"] = sum(c["rx_bytes"] for c in cbr) * 8 / seconds / 1e6
     return m
+
+
+def _cc_of(agent: str) -> str:
+    """tcpsim's congestion control of an ns-2 TCP agent class: Vegas' own, else Reno's
+    AIMD (Agent/TCP, Reno, Newreno, Sack1 and Fack differ only in loss recovery)."""
+    return "vegas" if agent == "Agent/TCP/Vegas" else "reno"
+
+
+def group_measures_from(lines: List[str], seconds: float) -> Dict[str, float]:
+    """`measures.group_measures` of a twin that names its flows (``flowname I name=S1``,
+    validation/ns2/doc000.tcl): each flow's throughput from its TCPSink's ``bytes_``
+    (wire bytes received in order) over the run, as every twin flow runs to the end, or
+    over the window of its ``window0 I bytes=.. seconds=..`` lines (bytes_ at the window's
+    end less at its start); the means per congestion control, their Vegas/Reno ratio,
+    the total and its share of ``bottleneck rate_bps=..``; and each monitored queue's
+    arrivals and drops."""
+    from .measures import _queue_tag, _vegas_reno_ratio
+
+    names = {int(i): n for i, n in (re.match(r"flowname (\d+) name=(\S+)", l).groups()
+                                    for l in lines if l.startswith("flowname "))}
+    flows = {int(l.split()[1]): (_kv(l), re.search(r"\bagent=(\S+)", l).group(1))
+             for l in lines if l.startswith("flow ")}
+    windows = {int(l.split()[1]): _kv(l) for l in lines if l.startswith("window0 ")}
+    rate = next((_kv(l)["rate_bps"] for l in lines if l.startswith("bottleneck ")), float("nan"))
+    out: Dict[str, float] = {}
+
+    def summarise(kbps: Dict[int, float], window: str) -> None:
+        groups: Dict[str, List[float]] = {}
+        for i, v in kbps.items():
+            out[f"flow_kbps{window}.{names.get(i, f'flow{i}')}"] = v
+            groups.setdefault(_cc_of(flows[i][1]), []).append(v)
+        means = {cc: sum(v) / len(v) for cc, v in groups.items()}
+        for cc, mean in means.items():
+            out[f"cc_mean_kbps{window}.{cc}"] = mean
+        out[f"vegas_reno_ratio{window}"] = _vegas_reno_ratio(means)
+        out[f"total_kbps{window}"] = sum(kbps.values())
+        out[f"utilization_total{window}"] = sum(kbps.values()) / (rate / 1e3)
+
+    summarise({i: f["bytes"] * 8 / seconds / 1e3 for i, (f, _) in flows.items()}, "")
+    if windows:
+        summarise({i: w["bytes"] * 8 / w["seconds"] / 1e3 for i, w in windows.items()}, "_window.0")
+    for l in lines:
+        if l.startswith("queue "):
+            q = _kv(l)
+            tag = _queue_tag(l.split()[1])
+            out[f"queue_arrivals.{tag}"] = q["arrivals"]
+            out[f"queue_drops.{tag}"] = q["drops"]
+    return out
 
 
 def run_twin(args: List[str]) -> Dict[str, Any]:

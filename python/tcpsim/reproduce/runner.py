@@ -23,7 +23,7 @@ from .._core import ScenarioError, __build__
 from .._progress import Counter
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
-from .measures import event_measures, window_measures, read_trace, run_measures, trace_counter_checks, trace_measures
+from .measures import event_measures, group_measures, window_measures, read_trace, run_measures, trace_counter_checks, trace_measures
 from .spec import Document, Experiment, point_key
 
 #: (experiment, case, point, seed)
@@ -231,6 +231,7 @@ def run_plan(plan: Plan, cache: Path, *, jobs: Optional[int] = None, scheduler: 
             res = load_results(d)
             measured[r.run_id] = run_measures(res)
             ex = plan.document.experiment(key[0])
+            measured[r.run_id].update(group_measures(res, ex.windows))
             if ex.events and ex.base_rtt_s:
                 measured[r.run_id].update(event_measures(res, ex.events, ex.base_rtt_s))
             if ex.windows:

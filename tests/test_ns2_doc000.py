@@ -1,0 +1,99 @@
+"""The ns-2.35 twin of reference document 000 (validation/ns2/doc000.tcl) describes the
+runs of experiments/000, and where no random draw or tie separates the simulators it
+measures what tcpsim measures.
+
+`tcpsim reproduce 000 --ns2` runs every experiment in ns-2 too and puts ns-2's verdicts
+beside ours. The first test pins down that the twin's arguments say what each
+experiment file says (per source Reno or Vegas, the bottleneck's rate, buffer and queue,
+RED's thresholds and weight, the access links, and in E5 which routers run RED); when
+one of them changes, the other must. The second runs the twin where the runs cannot
+part: homogeneous Vegas (no loss, no RED draw) and one drop-tail Vegas/Reno mix, and
+requires ns-2's queue counters and throughputs to equal ours.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+try:  # Python >= 3.11
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as _toml  # type: ignore[no-redef]
+
+from tcpsim.api import run
+from tcpsim.reproduce import load_document, make_plan
+from tcpsim.reproduce.measures import group_measures
+from tcpsim.reproduce.ns2 import twin_commands
+
+
+@pytest.fixture(scope="module")
+def plan():
+    return make_plan(load_document("000"), quick=True)
+
+
+def _args(command):
+    return dict(a.split("=", 1) for a in command[1:])
+
+
+def _ns2_rate(rate: str) -> str:
+    return rate.replace("bps", "b")
+
+
+def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
+    commands = twin_commands(plan)
+    assert set(commands) == set(plan.runs)
+    for key, command in commands.items():
+        a, s = _args(command), _toml.loads(plan.runs[key].toml_text)
+        flows = s["flow"]
+        red_weight = "auto" if key[0].endswith("_ns227") else "0.002"
+        if a["exp"] == "dumbbell":
+            b, acc = s["dumbbell"]["bottleneck"], s["dumbbell"]["access"]
+            assert a["flows"].split(",") == [f["cc"] for f in flows], key
+            starts = [str(f.get("start", "0s")).rstrip("s") for f in flows]
+            assert a.get("starts", ",".join(["0"] * len(flows))).split(",") == starts, key
+            if "window" in a:
+                assert [a["window"]] == [f"{w0:g}/{w1:g}" for w0, w1 in plan.document.experiment(key[0]).windows], key
+            assert (_ns2_rate(b["rate"]), b["delay"]) == (a["rate"], "40ms"), key
+            assert (_ns2_rate(acc["rate"]), acc["delay"]) == (a["access"], a["access_delay"]), key
+            q = b["queue"]
+            assert q["limit"] == a["limit"].rstrip("p") + "p", key
+            assert q["kind"] == a["queue"], key
+            if q["kind"] == "red":
+                assert a["red"] == f"{q['min_th']}/{q['max_th']}", key
+                assert str(q["weight"]) == red_weight == a.get("weight", "0.002"), key
+        else:
+            # E5: the twin's fixed six-router network; the routers whose data-direction
+            # queues run RED are the case's
+            assert a["exp"] == "e5" and a["window"] == "100/200"
+            red_routers = {l["from"] for l in s["link"] if l.get("queue", {}).get("kind") == "red"}
+            want = {"none": set(), "r1": {"r1"}, "r3": {"r3"}, "all": {"r1", "r2", "r3", "r4", "r5", "r6"}}
+            assert red_routers == want[a["red_at"]], key
+            assert [(f["name"], f["cc"], f.get("start", "0s")) for f in flows] == [
+                ("S1", "reno", "10s"), ("S2", "vegas", "0s"), ("S3", "vegas", "0s"), ("S4", "vegas", "20s")]
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
+@pytest.mark.parametrize("experiment, case, exact_throughput", [
+    ("e1_two_flows", "vv_red", True), ("e2_five_flows", "v5_dt", True), ("e3_ten_flows", "v10_dt", True),
+    # Vegas against Reno on drop-tail: no random draw, and the same queue counters; the
+    # throughputs differ by under 1 % (measured: 208.27 against 207.73 Kb/s for S1 in
+    # 30 s; not traced further: tcpsim's throughput counts every data packet received,
+    # ns-2's TCPSink bytes_ only those in order)
+    ("e1_two_flows", "vr_dt", False)])
+def test_where_nothing_random_separates_them_ns2_measures_what_we_measure(plan, tmp_path, experiment, case, exact_throughput):
+    from tcpsim.reproduce.ns2 import run_twin
+
+    key = (experiment, case, None, 1)
+    ours = group_measures(run(plan.runs[key].toml_text, out=tmp_path))
+    theirs = run_twin(twin_commands(plan)[key])["measures"]
+    for metric in ("queue_arrivals.r1_to_r2", "queue_drops.r1_to_r2"):
+        assert theirs[metric] == ours[metric], metric
+    flows = [m for m in ours if m.startswith("flow_kbps.")]
+    assert flows and all(m in theirs for m in flows)
+    for m in flows:
+        if exact_throughput:
+            assert theirs[m] == pytest.approx(ours[m], rel=1e-12), m
+        else:
+            assert theirs[m] == pytest.approx(ours[m], rel=0.01), m
