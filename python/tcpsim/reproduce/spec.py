@@ -10,6 +10,7 @@ list of values), a ``[experiment.quick]`` table of overrides for ``--quick``, an
 from __future__ import annotations
 
 import copy
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,10 @@ from .._core import ScenarioError
 
 #: Check kinds (docs/reproducing.md#checks).
 CHECK_KINDS = ("value", "ratio", "ordering", "trend", "shape")
+
+#: Figure kinds drawn against time that may be laid out as panels, one per case
+#: (``panels`` in a ``[[figure]]``; docs/reproducing.md#figures).
+PANEL_KINDS = ("throughput", "flow_throughput", "cwnd", "queue", "utilization")
 
 
 def experiments_root() -> Path:
@@ -60,6 +65,10 @@ class Figure:
     metrics: List[str] = field(default_factory=list)
     #: Keys of the figure table that only its kind reads (e.g. ``n``, ``window``).
     extra: Dict[str, Any] = field(default_factory=dict)
+    #: One panel per case, in the order of `cases`, each titled with its letter here
+    #: ("" for a panel the document does not letter) and the case's label; None: the
+    #: cases drawn together in one axes.
+    panels: Optional[List[str]] = None
 
 
 @dataclass
@@ -367,21 +376,59 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
     if tr is not None:
         e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))
         e.trace_at = list(tr["at"]) if "at" in tr else None
-    e.figures = _figures(doc, where)
+    e.figures = _figures(doc, path, [c.name for c in cases])
     return e
 
 
-def _figures(doc: Dict[str, Any], where: str) -> List[Figure]:
-    """The [[figure]] tables of an experiment file."""
+#: Keys every [[figure]] may have; the others are its kind's own (`Figure.extra`).
+FIGURE_KEYS = ("id", "caption", "kind", "at", "cases", "metrics", "panels")
+
+
+def _figures(doc: Dict[str, Any], path: Path, case_names: List[str]) -> List[Figure]:
+    """The [[figure]] tables of an experiment file, whose cases are `case_names`."""
     out = []
     for i, f in enumerate(doc.get("figure", [])):
-        fw = f"{where}, figure[{i}]"
-        out.append(Figure(
+        fw = f"{path}, figure[{i}]"
+        fig = Figure(
             id=_need(f, "id", fw), caption=_need(f, "caption", fw), kind=_need(f, "kind", fw),
             at=f.get("at"), cases=f.get("cases"), metrics=list(f.get("metrics", [])),
-            extra={k: v for k, v in f.items() if k not in ("id", "caption", "kind", "at", "cases", "metrics")},
-        ))
+            extra={k: v for k, v in f.items() if k not in FIGURE_KEYS},
+        )
+        if "panels" in f:
+            fig.panels = _panel_letters(f["panels"], fig, fig.cases or case_names, case_names, path, i)
+        out.append(fig)
     return out
+
+
+def _panel_letters(value: Any, fig: Figure, drawn: List[str], case_names: List[str], path: Path,
+                   index: int) -> Optional[List[str]]:
+    """The letters of the panels of `fig` from its ``panels`` key: ``true`` letters the
+    cases drawn (`drawn`) a, b, c, ... in their order, as a document letters the panels
+    of a figure; a list gives each its letter (the document's own, such as ["a", "c",
+    "e"] for the drop-tail panels of a figure whose RED panels are elsewhere, or "" for a
+    panel the document has not); ``false`` is one axes. A ScenarioError names the file,
+    line, figure and key on a bad value."""
+    line = _key_line(path, "figure", index, "panels")
+    where = f"{path}" + (f", line {line}" if line else "") + f", figure[{index}] {fig.id!r}, key 'panels'"
+    if value is False:
+        return None
+    if fig.kind not in PANEL_KINDS:
+        raise ScenarioError(f"{where}: figure kind {fig.kind!r} has no panel layout (panels are for "
+                            f"{', '.join(PANEL_KINDS)})")
+    unknown = [c for c in drawn if c not in case_names]
+    if unknown:
+        raise ScenarioError(f"{where}: the figure's cases name {unknown[0]!r}, which is not a case of the "
+                            f"experiment (its cases: {', '.join(case_names)})")
+    if value is True:
+        if len(drawn) > 26:
+            raise ScenarioError(f"{where}: {len(drawn)} panels are more than the letters a-z; "
+                                "give the letters as a list")
+        return [chr(ord("a") + k) for k in range(len(drawn))]
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value) and len(value) == len(drawn)):
+        raise ScenarioError(f"{where}: expected true, false, or a list of {len(drawn)} panel letters, one per "
+                            f"case drawn ({', '.join(drawn)}), such as {json.dumps([chr(ord('a') + k) for k in range(len(drawn))])} "
+                            "(\"\" for a panel the document does not letter)")
+    return list(value)
 
 
 #: Keys of a variant that inherits its experiment (``variant_of`` without ``[base]``).
@@ -426,7 +473,7 @@ def _load_variant(path: Path, doc: Dict[str, Any], seen: Tuple[Path, ...]) -> Ex
         c.set = {**sets, **c.set}
     if e.ns2 is not None:
         e.ns2.args = e.ns2.args + _ns2_args(ex.get("ns2_args", []), f"{where}, key 'experiment.ns2_args'")
-    e.figures = _figures(doc, where)
+    e.figures = _figures(doc, path, [c.name for c in e.cases])
     return e
 
 
