@@ -104,6 +104,66 @@ def test_a_bad_variant_is_refused_with_its_key(tmp_path, table, error):
         load_experiment(tmp_path / "v.toml")
 
 
+PANEL_EXPERIMENT = """\
+[experiment]
+title = "three cases"
+[experiment.cases.dt]
+label = "drop-tail"
+[experiment.cases.red]
+label = "RED"
+[experiment.cases.sred]
+label = "SRED"
+[[figure]]
+id = "first"
+caption = "no panels"
+kind = "queue"
+[[figure]]
+id = "queue"
+caption = "Fig. 9 (a)-(c)"
+kind = "queue"
+cases = ["red", "dt", "sred"]
+PANELS
+[base.simulation]
+duration = "1s"
+"""
+
+
+@pytest.mark.parametrize("panels,letters", [
+    ("panels = true", ["a", "b", "c"]),
+    ('panels = ["b", "d", ""]', ["b", "d", ""]),
+    ("panels = false", None),
+])
+def test_figure_panels_letter_the_cases_in_the_figures_order(tmp_path, panels, letters):
+    from tcpsim.reproduce.spec import load_experiment
+
+    (tmp_path / "e.toml").write_text(PANEL_EXPERIMENT.replace("PANELS", panels))
+    first, fig = load_experiment(tmp_path / "e.toml").figures
+    assert first.panels is None and fig.panels == letters
+    assert "panels" not in fig.extra and fig.cases == ["red", "dt", "sred"]
+
+
+@pytest.mark.parametrize("panels,replace,error", [
+    ('panels = ["a", "b"]', None, r"expected true, false, or a list of 3 panel letters, one per case drawn "
+                                  r"\(red, dt, sred\), such as \["),
+    ('panels = "yes"', None, "expected true, false, or a list of 3 panel letters"),
+    ("panels = 1", None, "expected true, false, or a list of 3 panel letters"),
+    ("panels = true", ('kind = "queue"\ncases', 'kind = "sweep"\ncases'),
+     "figure kind 'sweep' has no panel layout \\(panels are for throughput, flow_throughput, cwnd, queue"),
+    ("panels = true", ('"dt", "sred"]', '"dt", "srde"]'), "the figure's cases name 'srde', which is not a case of the "
+                                                          "experiment \\(its cases: dt, red, sred\\)"),
+])
+def test_bad_figure_panels_are_refused_with_file_line_figure_and_key(tmp_path, panels, replace, error):
+    from tcpsim.reproduce.spec import load_experiment
+
+    text = PANEL_EXPERIMENT.replace("PANELS", panels)
+    if replace:
+        text = text.replace(*replace)
+    (tmp_path / "e.toml").write_text(text)
+    line = text.splitlines().index(panels) + 1
+    with pytest.raises(ScenarioError, match=rf"e.toml, line {line}, figure\[1\] 'queue', key 'panels': {error}"):
+        load_experiment(tmp_path / "e.toml")
+
+
 def test_a_value_with_the_old_ocr_key_is_refused_with_file_line_and_the_new_key(tmp_path):
     dst = tmp_path / "doc"
     shutil.copytree(Path(load_document("001").path), dst)

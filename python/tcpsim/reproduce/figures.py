@@ -75,8 +75,14 @@ def _draw(ex: Experiment, fig: Figure, outcome, m: Measurements):
     runs = [(c, d) for c, d in runs if d is not None]
     note = f"seed {seed}" + (f", {ex.axis_name} {fig.at}" if fig.at else "")
     if fig.panels is not None:
-        lettered = [(letter, c, d) for letter, (c, d) in zip(fig.panels, (
-            (c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed))) for c in cases)) if d is not None]
+        # the panels in the figure's order of cases (the document's), not the experiment's
+        ordered = [ex.case(name) for name in fig.cases] if fig.cases else ex.cases
+        lettered = [(letter, c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed)))
+                    for letter, c in zip(fig.panels, ordered)]
+        lettered = [(letter, c, d) for letter, c, d in lettered if d is not None]
+        if fig.kind == "queue":
+            note += ("; a drop mark: a sampling interval in which the queue dropped, "
+                     "the legend: the run's drops")
         return (_panels(fig, lettered), note) if lettered else None
     if fig.kind in TIME_AXIS_LABELS:
         return (_against_time(fig, runs), note) if runs else None
@@ -378,7 +384,7 @@ def _panel(ax, fig: Figure, res, colors: Dict[str, str]) -> float:
         s = throughput_series(res, tcp).sum(axis=1)
         ax.plot(s.index, s.values, lw=1.1)
     else:
-        wide = throughput_series(res, tcp) if kind == "flow_throughput" else res.series("cwnd", tcp)
+        wide = throughput_series(res, tcp) if kind == "flow_throughput" else _from_start(res, res.series("cwnd", tcp))
         drawn = [n for n in tcp if n in wide.columns]
         labels = _flow_labels(res) if len(drawn) <= MAX_FLOW_ENTRIES else _control_labels(res, drawn)
         for name in drawn:
@@ -402,7 +408,7 @@ def _queue_panel(ax, res, queue: str) -> float:
     if not avg.empty:
         ax.plot(avg.index, avg.iloc[:, 0].values, color="k", ls="--", lw=1.1, label="RED average")
     if _drop_marks(ax, res, queue) == 0:
-        ax.text(0.98, DROP_MARKS[0][-1], "no drops", transform=ax.get_xaxis_transform(), ha="right",
+        ax.text(0.98, DROP_MARKS[0][-1], "no drops", transform=ax.transAxes, ha="right",
                 va="center", color="0.35", fontsize="small")
     return float(q.iloc[:, 0].max())
 
@@ -425,6 +431,14 @@ def _drop_marks(ax, res, queue: str) -> int:
                 transform=trans, label=f"{label}: {int(hits.sum()):,}")
         marked += len(hits)
     return marked
+
+
+def _from_start(res, wide):
+    """`wide` (one column per flow) without the samples before each flow starts: a
+    window sampled before its flow sends (its initial value) is not a window in use."""
+    starts = res.flows.set_index("name")["start_s"].astype(float)
+    t = wide.index.to_numpy(dtype=float)
+    return wide.apply(lambda col: col.where(t >= starts.get(col.name, 0.0)))
 
 
 def _flow_labels(res) -> Dict[str, str]:
@@ -451,13 +465,9 @@ def _control_labels(res, drawn: List[str]) -> Dict[str, str]:
 
 
 def _control_order(runs) -> List[str]:
-    """The congestion controls of the TCP flows of `runs`, in the order met."""
-    order: List[str] = []
-    for res in runs:
-        for cc in res.flows.loc[res.flows["type"] == "tcp", "cc"].fillna("").astype(str):
-            if cc not in order:
-                order.append(cc)
-    return order
+    """The congestion controls of the TCP flows of `runs`, by name: a control keeps its
+    hue in every figure of a document whichever flow comes first."""
+    return sorted({str(cc) for res in runs for cc in res.flows.loc[res.flows["type"] == "tcp", "cc"].fillna("")})
 
 
 def _flow_colors(res, controls: List[str]) -> Dict[str, str]:
