@@ -81,8 +81,7 @@ def _draw(ex: Experiment, fig: Figure, outcome, m: Measurements):
                     for letter, c in zip(fig.panels, ordered)]
         lettered = [(letter, c, d) for letter, c, d in lettered if d is not None]
         if fig.kind == "queue":
-            note += ("; a drop mark: a sampling interval in which the queue dropped, "
-                     "the legend: the run's drops")
+            note += "; each drop mark: a monitor interval with drops; legend: the run's drops"
         return (_panels(fig, lettered), note) if lettered else None
     if fig.kind in TIME_AXIS_LABELS:
         return (_against_time(fig, runs), note) if runs else None
@@ -384,7 +383,7 @@ def _panel(ax, fig: Figure, res, colors: Dict[str, str]) -> float:
         s = throughput_series(res, tcp).sum(axis=1)
         ax.plot(s.index, s.values, lw=1.1)
     else:
-        wide = throughput_series(res, tcp) if kind == "flow_throughput" else _from_start(res, res.series("cwnd", tcp))
+        wide = _from_start(res, throughput_series(res, tcp) if kind == "flow_throughput" else res.series("cwnd", tcp))
         drawn = [n for n in tcp if n in wide.columns]
         labels = _flow_labels(res) if len(drawn) <= MAX_FLOW_ENTRIES else _control_labels(res, drawn)
         for name in drawn:
@@ -435,7 +434,8 @@ def _drop_marks(ax, res, queue: str) -> int:
 
 def _from_start(res, wide):
     """`wide` (one column per flow) without the samples before each flow starts: a
-    window sampled before its flow sends (its initial value) is not a window in use."""
+    window sampled before its flow sends (its initial value) is not a window in use, and
+    the zero throughput of a flow not yet started would bury the others' curves at 0."""
     starts = res.flows.set_index("name")["start_s"].astype(float)
     t = wide.index.to_numpy(dtype=float)
     return wide.apply(lambda col: col.where(t >= starts.get(col.name, 0.0)))
