@@ -305,9 +305,10 @@ def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurem
 PANEL_AXIS_LABELS = {**TIME_AXIS_LABELS, "flow_throughput": "throughput (Mb/s, 1 s bins)"}
 assert set(PANEL_AXIS_LABELS) == set(PANEL_KINDS), "every panel kind of spec.PANEL_KINDS needs a y label"
 
-#: Colour maps of the flows' congestion controls, in the order the figure meets them:
-#: the flows of one control in shades of one hue, so that a panel of nine Vegas and one
-#: Reno flow reads as two groups, and a control keeps its hue in every panel.
+#: Colour maps of the flows' congestion controls, taken in the order of the controls'
+#: names (`_control_order`): the flows of one control in shades of one hue, so that a
+#: panel of nine Vegas and one Reno flow reads as two groups, and a control keeps its
+#: hue in every panel and every figure of a document.
 GROUP_COLORMAPS = ("Blues", "Oranges", "Greens", "Purples", "Greys")
 
 #: The drop marks along the top of a queue panel: what they count, colour, marker, and
