@@ -54,6 +54,7 @@ import pandas as pd
 from .. import units
 from .._progress import Counter
 from ..results import _atomic_write
+from .checks import NO_TWIN
 from .measures import read_trace, trace_measures
 from .runner import run_in_processes
 
@@ -209,6 +210,34 @@ def group_measures_from(lines: List[str], seconds: float) -> Dict[str, float]:
             out[f"queue_arrivals.{tag}"] = q["arrivals"]
             out[f"queue_drops.{tag}"] = q["drops"]
     return out
+
+
+def without_twin(doc, verdicts: List[Any]) -> List[Any]:
+    """`verdicts` evaluated on the twins' measurements, with each check that could not
+    run because it refers to a case without a twin (``ns2 = false``,
+    `spec.Case.no_twin`) marked `NO_TWIN` rather than "not run": the report then says
+    that ns-2 has nothing to compare there, not that a measurement went missing."""
+    import dataclasses
+
+    from .spec import parse_ref
+
+    out = []
+    for v in verdicts:
+        raw = v.check.raw
+        refs = [parse_ref(r) for r in [*raw.get("items", []), *(raw[k] for k in ("ours", "series") if k in raw)]]
+        lone = [f"{r.experiment}/{r.case}" for r in refs if _no_twin(doc, r.experiment, r.case)]
+        if v.verdict == "not run" and lone:
+            v = dataclasses.replace(v, verdict=NO_TWIN, reason=f"{lone[0]} has no ns-2 twin (ns2 = false in its "
+                                                               "experiment file)")
+        out.append(v)
+    return out
+
+
+def _no_twin(doc, experiment: str, case: str) -> bool:
+    try:
+        return doc.experiment(experiment).case(case).no_twin
+    except KeyError:
+        return False
 
 
 def run_twin(args: List[str]) -> Dict[str, Any]:
