@@ -157,3 +157,22 @@ def test_ns2_red_reset_that_keeps_the_thresholds_changes_nothing(tmp_path):
     (change,), queue, flows = _twin(tmp_path, *run, "queue=red_n")
     assert int(change["qlen"]) > 0 and change["drops_after"] == change["drops"]
     assert (queue, flows) == _twin(tmp_path, *run, "queue=red", "red=20/20")[1:]
+
+
+@NS2
+@pytest.mark.parametrize("case", ["red", "red_plus10", "red_minus20_literal"])
+def test_ns2_red_n_sets_the_thresholds_tcpsim_sets(plan, tmp_path, case):
+    """E4's twin sets RED's thresholds at the times and to the values tcpsim's red_n
+    queue does (its time series): the same n (1 + e), not rounded, at least 1."""
+    from tcpsim.api import run
+
+    key = ("e4_red", case, None, 1)
+    ts = run(plan.runs[key].toml_text, out=tmp_path / "ours").timeseries
+    q = ts[(ts.entity == "r1->r2") & ts.metric.isin(["red_n", "red_min_th_pkts", "red_max_th_pkts"])]
+    wide = q.pivot_table(index="time_s", columns="metric", values="value")
+    ours = [(t, r["red_n"], r["red_min_th_pkts"], r["red_max_th_pkts"])
+            for t, r in wide[wide.diff().abs().sum(axis=1) > 0].iterrows()]
+    changes, _, _ = _twin(tmp_path, *twin_commands(plan)[key][1:])
+    theirs = [tuple(float(c[k]) for k in ("t", "n", "min_th", "max_th")) for c in changes]
+    assert len(theirs) == len(ours) >= 4
+    assert [pytest.approx(t, abs=1e-9) for t in theirs] == ours
