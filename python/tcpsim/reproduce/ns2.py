@@ -39,6 +39,7 @@ the 1000-byte payloads), ``tcp_retransmits`` and ``tcp_timeouts`` (each agent's
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -57,6 +58,7 @@ from ..results import _atomic_write
 from .checks import NO_TWIN
 from .measures import read_trace, trace_measures
 from .runner import run_in_processes
+from .spec import parse_ref
 
 #: The repository root: twin scripts are named relative to it.
 REPO = Path(__file__).resolve().parents[3]
@@ -217,10 +219,6 @@ def without_twin(doc, verdicts: List[Any]) -> List[Any]:
     run because it refers to a case without a twin (``ns2 = false``,
     `spec.Case.no_twin`) marked `NO_TWIN` rather than "not run": the report then says
     that ns-2 has nothing to compare there, not that a measurement went missing."""
-    import dataclasses
-
-    from .spec import parse_ref
-
     out = []
     for v in verdicts:
         raw = v.check.raw
