@@ -14,6 +14,7 @@ requires ns-2's queue counters and throughputs to equal ours.
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 
@@ -43,7 +44,10 @@ def _ns2_rate(rate: str) -> str:
 
 def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
     commands = twin_commands(plan)
-    assert set(commands) == set(plan.runs)
+    # every run has a twin but those of the cases that say they have none (ns2 = false)
+    no_twin = {(e.name, c.name) for e in plan.document.experiments for c in e.cases if c.no_twin}
+    assert no_twin == {("e4_red", "red_sred")}
+    assert set(commands) == {k for k in plan.runs if k[:2] not in no_twin}
     for key, command in commands.items():
         a, s = _args(command), _toml.loads(plan.runs[key].toml_text)
         flows = s["flow"]
@@ -62,6 +66,14 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
             assert q["kind"] == a["queue"], key
             if q["kind"] == "red":
                 assert a["red"] == f"{q['min_th']}/{q['max_th']}", key
+            if q["kind"] == "red_n":
+                # thresholds from the flows started so far (the starts checked above),
+                # times (1 + n_error): exact n, or n off by n_error
+                assert q["n_source"] in ("exact", "scaled"), key
+                assert float(a["beta"]) == q["beta"], key
+                assert float(a.get("n_error", "0")) == q.get("n_error", 0.0), key
+                assert (q["n_source"] == "scaled") == ("n_error" in a), key
+            if q["kind"] in ("red", "red_n"):
                 assert str(q["weight"]) == red_weight == a.get("weight", "0.002"), key
         else:
             # E5: the twin's fixed six-router network; the routers whose data-direction
@@ -97,3 +109,70 @@ def test_where_nothing_random_separates_them_ns2_measures_what_we_measure(plan, 
             assert theirs[m] == pytest.approx(ours[m], rel=1e-12), m
         else:
             assert theirs[m] == pytest.approx(ours[m], rel=0.01), m
+
+
+NS2 = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
+#: A 20-packet RED bottleneck at 2 Mb/s and 40 ms (Fig. 4.1's dumbbell with E1's buffer).
+SMALL_RED = ["exp=dumbbell", "rate=2Mb", "access=50Mb", "access_delay=1ms", "limit=20"]
+
+
+def _twin(tmp_path, *args):
+    from tcpsim.reproduce.ns2 import REPO
+
+    p = subprocess.run(["ns", str(REPO / "validation/ns2/doc000.tcl"), *args], capture_output=True, text=True,
+                       cwd=tmp_path, check=True)
+    lines = p.stdout.splitlines()
+    changes = [dict(kv.split("=") for kv in l.split()[1:]) for l in lines if l.startswith("red_n ")]
+    queue = dict(kv.split("=") for kv in next(l for l in lines if l.startswith("queue r1->r2")).split()[2:])
+    flows = [l.split()[2] for l in lines if l.startswith("flow ")]
+    return changes, queue, flows
+
+
+@NS2
+def test_ns2_red_takes_new_thresholds_only_through_its_reset(tmp_path):
+    """ns-2.35's RED copies thresh_/maxthresh_ into the thresholds it uses only in its
+    reset (red.cc), so the twin's red_n resets the queue at each start time. One Reno
+    flow meets thresholds 3/4 (n = 1) and early drops; six more join at 10 s, n = 7 gives
+    21/28, both capped at the 20-packet buffer, where the average (an EWMA of queue
+    lengths below 20) never reaches min_th: no early drop after 10 s. Setting thresh_
+    and maxthresh_ alone leaves 3/4 in force, and the early drops go on."""
+    run = [*SMALL_RED, "queue=red_n", "flows=" + ",".join(["reno"] * 7), "starts=0,10,10,10,10,10,10", "T=30"]
+    (change,), queue, _ = _twin(tmp_path, *run)
+    assert (change["t"], change["min_th"], change["max_th"]) == ("10", "20", "20")
+    assert int(change["early_drops"]) > 0 and int(queue["early_drops"]) == int(change["early_drops"])
+    # the reset keeps the packets the queue held: none counted as dropped by it
+    assert int(change["qlen"]) > 0 and change["drops_after"] == change["drops"]
+    (change,), queue, _ = _twin(tmp_path, *run, "red_n_update=thresh")
+    assert int(queue["early_drops"]) > int(change["early_drops"]) + 100
+
+
+@NS2
+def test_ns2_red_reset_that_keeps_the_thresholds_changes_nothing(tmp_path):
+    """The twin's reset hands the held packets back in order and restores the average:
+    where the thresholds do not change (seven Vegas, then an eighth at 5 s: 21/28 and
+    24/32, both capped at the 20-packet buffer) and the average is below min_th (Vegas
+    keeps under 3 packets a flow queued), the run is the fixed-threshold run, counter for
+    counter and byte for byte."""
+    run = [*SMALL_RED, "flows=" + ",".join(["vegas"] * 8), "starts=0,0,0,0,0,0,0,5", "T=20"]
+    (change,), queue, flows = _twin(tmp_path, *run, "queue=red_n")
+    assert int(change["qlen"]) > 0 and change["drops_after"] == change["drops"]
+    assert (queue, flows) == _twin(tmp_path, *run, "queue=red", "red=20/20")[1:]
+
+
+@NS2
+@pytest.mark.parametrize("case", ["red", "red_plus10", "red_minus20_literal"])
+def test_ns2_red_n_sets_the_thresholds_tcpsim_sets(plan, tmp_path, case):
+    """E4's twin sets RED's thresholds at the times and to the values tcpsim's red_n
+    queue does (its time series): the same n (1 + e), not rounded, at least 1."""
+    from tcpsim.api import run
+
+    key = ("e4_red", case, None, 1)
+    ts = run(plan.runs[key].toml_text, out=tmp_path / "ours").timeseries
+    q = ts[(ts.entity == "r1->r2") & ts.metric.isin(["red_n", "red_min_th_pkts", "red_max_th_pkts"])]
+    wide = q.pivot_table(index="time_s", columns="metric", values="value")
+    ours = [(t, r["red_n"], r["red_min_th_pkts"], r["red_max_th_pkts"])
+            for t, r in wide[wide.diff().abs().sum(axis=1) > 0].iterrows()]
+    changes, _, _ = _twin(tmp_path, *twin_commands(plan)[key][1:])
+    theirs = [tuple(float(c[k]) for k in ("t", "n", "min_th", "max_th")) for c in changes]
+    assert len(theirs) == len(ours) >= 4
+    assert [pytest.approx(t, abs=1e-9) for t in theirs] == ours

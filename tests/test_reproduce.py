@@ -200,6 +200,60 @@ def test_bad_reference_is_rejected_with_the_check_named(tmp_path):
         parse_ref("p1_droptail-vegas-tcp")
 
 
+def _case_without_ns2(src: str, case: str, value: str) -> str:
+    """Experiment file text `src` with case `case`'s ``ns2 = [...]`` line replaced by
+    `value` (a whole line, or "" to drop it)."""
+    head, sep, tail = src.partition(f"[experiment.cases.{case}]\n")
+    assert sep
+    line = next(l for l in tail.splitlines() if l.startswith("ns2 = "))
+    return head + sep + tail.replace(line + "\n", value, 1)
+
+
+def test_a_case_of_an_experiment_with_a_twin_names_its_twin_or_says_it_has_none(tmp_path):
+    from tcpsim.reproduce.spec import load_experiment
+
+    src = (Path(load_document("004").path) / "p1_droptail.toml").read_text()
+    (tmp_path / "silent.toml").write_text(_case_without_ns2(src, "vegas", ""))
+    with pytest.raises(ScenarioError, match=r"silent.toml, key 'experiment.cases.vegas.ns2': missing; the experiment "
+                                            r"has an ns-2 twin.*ns2 = false"):
+        load_experiment(tmp_path / "silent.toml")
+    (tmp_path / "no_twin.toml").write_text(_case_without_ns2(src, "vegas", "ns2 = false\n"))
+    ex = load_experiment(tmp_path / "no_twin.toml")
+    assert [(c.name, c.no_twin, c.ns2 is None) for c in ex.cases][:1] == [("vegas", True, True)]
+    assert all(not c.no_twin and c.ns2 is not None for c in ex.cases[1:])
+
+
+def test_a_check_on_a_case_without_twin_is_no_twin_for_ns2_not_a_gap(tmp_path):
+    """`ns2 = false`: the case gets no twin run, and ns-2's verdict on a check that needs
+    it is "no twin" (left out of the agreement counts), while a check whose twin
+    measurement is merely missing stays "not run"."""
+    from tcpsim.reproduce import report
+    from tcpsim.reproduce.checks import NO_TWIN
+    from tcpsim.reproduce.ns2 import twin_commands, without_twin
+
+    dst = tmp_path / "004"
+    shutil.copytree(Path(load_document("004").path), dst)
+    f = dst / "p1_droptail.toml"
+    f.write_text(_case_without_ns2(f.read_text(), "vegas", "ns2 = false\n"))
+    doc = load_document(str(dst))
+    assert doc.experiment("p1_droptail").case("vegas").no_twin
+    plan = make_plan(doc, quick=True)
+    twinned = {(e, c) for e, c, _, _ in twin_commands(plan)}
+    assert ("p1_droptail", "vegas") not in twinned and ("p1_droptail", "sack") in twinned
+    doc.checks = [Check(id=f"c{i}", kind="ordering", claim="x", where="y", raw={"order": "descending", "items": items})
+                  for i, items in enumerate([
+                      ["p1_droptail:vegas@3Mbps:tcp_throughput_mbps", "p1_droptail:sack@3Mbps:tcp_throughput_mbps"],
+                      ["p1_droptail:sack@3Mbps:tcp_throughput_mbps", "p1_droptail:fack@3Mbps:tcp_throughput_mbps"]])]
+    # ns-2 measured the twinned sack case only (fack's twin measurement missing)
+    measured = _table([("p1_droptail", "sack", "3Mbps", 1, "tcp_throughput_mbps", 1.0)])
+    theirs = without_twin(doc, evaluate(doc, Measurements(measured, {})))
+    assert [v.verdict for v in theirs] == [NO_TWIN, "not run"]
+    assert "p1_droptail/vegas has no ns-2 twin" in theirs[0].reason
+    ours = evaluate(doc, Measurements(_table([("p1_droptail", c, "3Mbps", 1, "tcp_throughput_mbps", x)
+                                              for c, x in (("vegas", 2.0), ("sack", 1.0), ("fack", 0.5))]), {}))
+    assert report.agreement(ours, theirs)["compared"] == 0
+
+
 # ---------------------------------------------------------------- check kinds
 
 

@@ -39,8 +39,9 @@ def test_every_table_cell_is_printed_and_every_reference_resolves():
     assert tables == {"table31", "table41", "table42", "table43", "table44"}
     assert all(v.printed and v.value is not None and v.ours for v in doc.values)
     # Table 3.1: 6 columns x 7 rows less the 4 "X" fairness cells; Table 4.1: 6 x 12 less
-    # 4; Table 4.2: 6 x 17; Table 4.3's drop-tail column: 17; Table 4.4: 4 x 11
-    assert len(doc.values) == 38 + 68 + 102 + 17 + 44
+    # 4; Table 4.2: 6 x 17; Table 4.3: 6 x 17 (drop-tail and the five RED columns); Table
+    # 4.4: 4 x 11
+    assert len(doc.values) == 38 + 68 + 102 + 6 * 17 + 44
     assert STRONG_TARGETS <= {c.id for c in doc.checks}
 
 
@@ -85,3 +86,58 @@ def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     assert not [i for i, v in verdicts.items() if v["verdict"] == "not run"]
     md = (report / "README.md").read_text()
     assert "Fig. 3.5. Throughput varying the buffer size B" in md and "§" not in md
+
+
+def _thresholds(plan, case, tmp_path):
+    """(time s, n, min_th, max_th) of the E4 RED bottleneck of `case` at each change."""
+    from tcpsim.api import run
+
+    ts = run(plan.runs[("e4_red", case, None, 1)].toml_text, out=tmp_path / case).timeseries
+    q = ts[(ts.entity == "r1->r2") & ts.metric.isin(["red_n", "red_min_th_pkts", "red_max_th_pkts"])]
+    wide = q.pivot_table(index="time_s", columns="metric", values="value")
+    steps = wide[(wide.diff().abs().sum(axis=1) > 0) | (wide.index == wide.index[0])]
+    return [(round(t, 6), *(round(r[k], 9) for k in ("red_n", "red_min_th_pkts", "red_max_th_pkts")))
+            for t, r in steps.iterrows()]
+
+
+@pytest.mark.parametrize("case, steps", [
+    # Vegas in pairs at 0-30 s, both Reno at 40 s: beta n = 30, (beta + 1) n = 40 from 40 s
+    # (Sect. 4.2: "30 and 40 after 40 seconds")
+    ("red", [(0.0, 2, 6, 8), (10.0, 4, 12, 16), (20.0, 6, 18, 24), (30.0, 8, 24, 32), (40.0, 10, 30, 40)]),
+    # n off by e: 36/48, 33/44, 27/36, 24/32 at n = 10 (Sect. 4.2); n (1 + e) not rounded
+    # (6.6/8.8 for two flows at +10 %: docs/models/red-n.md, e4_red.toml)
+    ("red_plus20", [(0.0, 2.4, 7.2, 9.6), (10.0, 4.8, 14.4, 19.2), (20.0, 7.2, 21.6, 28.8), (30.0, 9.6, 28.8, 38.4),
+                    (40.0, 12, 36, 48)]),
+    ("red_plus10", [(0.0, 2.2, 6.6, 8.8), (10.0, 4.4, 13.2, 17.6), (20.0, 6.6, 19.8, 26.4), (30.0, 8.8, 26.4, 35.2),
+                    (40.0, 11, 33, 44)]),
+    ("red_minus10", [(0.0, 1.8, 5.4, 7.2), (10.0, 3.6, 10.8, 14.4), (20.0, 5.4, 16.2, 21.6), (30.0, 7.2, 21.6, 28.8),
+                     (40.0, 9, 27, 36)]),
+    ("red_minus20", [(0.0, 1.6, 4.8, 6.4), (10.0, 3.2, 9.6, 12.8), (20.0, 4.8, 14.4, 19.2), (30.0, 6.4, 19.2, 25.6),
+                     (40.0, 8, 24, 32)]),
+    # one Vegas every 10 s, Reno at 40 s: n = 10 only from 70 s; one flow at -20 % is n = 0.8,
+    # its thresholds those of n = 1
+    ("red_literal", [(0.0, 1, 3, 4), (10.0, 2, 6, 8), (20.0, 3, 9, 12), (30.0, 4, 12, 16), (40.0, 7, 21, 28),
+                     (50.0, 8, 24, 32), (60.0, 9, 27, 36), (70.0, 10, 30, 40)]),
+    ("red_minus20_literal", [(0.0, 0.8, 3, 4), (10.0, 1.6, 4.8, 6.4), (20.0, 2.4, 7.2, 9.6), (30.0, 3.2, 9.6, 12.8),
+                             (40.0, 5.6, 16.8, 22.4), (50.0, 6.4, 19.2, 25.6), (60.0, 7.2, 21.6, 28.8),
+                             (70.0, 8, 24, 32)]),
+])
+def test_e4_red_thresholds_follow_the_connections_as_they_enter(tmp_path, case, steps):
+    """E4's RED (Sect. 4.2): MinThresh and MaxThresh grow by beta = 3 and 4 for each
+    connection entering, from the queue's flow notices (red_n, n_source "exact"), times
+    (1 + e) for an estimate off by e; they change at the entry times and nowhere else."""
+    plan = make_plan(load_document("000"), quick=True)
+    got = _thresholds(plan, case, tmp_path)
+    assert got == [tuple(pytest.approx(x, abs=1e-9) for x in s) for s in steps]
+
+
+def test_e4_red_sred_case_estimates_n_and_has_no_twin(tmp_path):
+    """The SRED case (not in the thesis): n from the zombie list, which starts at M = 1000
+    (thresholds at the buffer) and settles near the number of flows, moving at every
+    arrival rather than at the entry times; it has no ns-2 twin (ns2 = false)."""
+    plan = make_plan(load_document("000"), quick=True)
+    assert plan.document.experiment("e4_red").case("red_sred").no_twin
+    got = _thresholds(plan, "red_sred", tmp_path)
+    assert got[0][1:] == (1000, 100, 100)
+    late = [n for t, n, _, _ in got if 70 <= t <= 100]
+    assert len(late) > 100 and 5 < sum(late) / len(late) < 20

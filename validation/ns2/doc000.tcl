@@ -15,8 +15,17 @@
 #                          Agent/TCP/Vegas, each to an Agent/TCPSink, all from 0 s
 #   starts=0,0,10,...      (dumbbell) each flow's start time, s (default: all at 0)
 #   rate=1.5Mb  access=10Mb  access_delay=0.4ms  limit=20   (dumbbell)
-#   queue=droptail|red     (dumbbell) the r1->r2 queue
-#   red=MIN/MAX            RED's thresh_/maxthresh_ (dumbbell)
+#   queue=droptail|red|red_n  (dumbbell) the r1->r2 queue; red_n: RED whose thresholds
+#                          follow the number n of flows started so far (E4, Sect. 3.4
+#                          and 4.2): min(B, beta n'), min(B, (beta + 1) n') with
+#                          n' = max(1, n (1 + n_error)), not rounded, set again at each
+#                          start time (tcpsim's red_n, n_source "exact" or "scaled")
+#   red=MIN/MAX            RED's thresh_/maxthresh_ (dumbbell, queue=red)
+#   beta=3  n_error=0      red_n's beta and relative error of n
+#   red_n_update=reset|thresh  how red_n changes ns-2's thresholds: reset (the queue's
+#                          reset, keeping its packets and average: below), or thresh
+#                          (only set thresh_/maxthresh_, which a running ns-2.35 RED
+#                          ignores: kept for tests/test_ns2_doc000.py to show it)
 #   red_at=none|r1|r3|all  (e5) the routers whose data-direction queues run RED, with
 #                          thresholds min(B, 3n), min(B, 4n) of the n flows through them
 #   weight=0.002|auto      RED's q_weight_ (auto: -1, ns-2.27's default)
@@ -27,11 +36,15 @@
 # on the wire (below), windowInit_ 1,
 # window_ 1000, every-packet TCPSink; RED max_p 0.1 (linterm_ 10), gentle_, wait_, packet
 # mode (ns-2.35's use_mark_p_ only acts with ECN here). Output: lib.tcl's report, plus
-# doc000's own lines "flowname I name=S1", "window0 I bytes=.. seconds=.." and "bottleneck rate_bps=..".
+# doc000's own lines "flowname I name=S1", "window0 I bytes=.. seconds=.." and "bottleneck rate_bps=..",
+# and with queue=red_n one line per threshold setting, "red_n t=.. n=.. min_th=.. max_th=..
+# early_drops=.. drops=.. drops_after=.. qlen=.." (the r1->r2 monitor's counts then; drops_after:
+# after the change, which must not drop the packets it holds).
 source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {exp dumbbell flows reno,reno rate 1.5Mb access 10Mb access_delay 0.4ms limit 20
-               starts "" queue droptail red 4/6 red_at none weight 0.002 window "" T 100 seed 1 trace ""}
+               starts "" queue droptail red 4/6 red_at none weight 0.002 window "" T 100 seed 1 trace ""
+               beta 3 n_error 0 red_n_update reset}
 foreach a $argv {
     set kv [split $a =]
     if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
@@ -99,21 +112,83 @@ proc flow_name {cc i} {
 }
 set vegas_seen 0; set reno_seen 0
 
+# red_n's thresholds for N flows started: min(B, beta n'), min(B, (beta + 1) n'),
+# n' = max(1, N (1 + n_error)) (tcpsim's queue/red_n.rs: not rounded, at least 1).
+proc red_n_thresholds {nflows limit} {
+    global opt
+    set n [expr {max(1.0, $nflows * (1.0 + $opt(n_error)))}]
+    return [list $n [expr {min($limit, $opt(beta) * $n)}] [expr {min($limit, ($opt(beta) + 1) * $n)}]]
+}
+
+# ns-2.35's REDQueue uses thresh_ and maxthresh_ only through edp_.th_min, th_max and
+# the slopes v_a .. v_d, which REDQueue::reset() alone computes from them (red.cc): a
+# running queue whose thresh_ is set keeps its old thresholds. reset() also sets the
+# average to 0, count and old to 0, and (Queue::reset) drops every queued packet into
+# the queue's drop target. So the new thresholds are applied by a reset whose drop
+# target is, for that moment, a blocked DropTail that holds the packets in order; they
+# are then handed back to the RED queue in that order (its own reset, whose drop target
+# is the RED queue: they pass RED's enqueue with an average near 0, so none is
+# dropped), and the average is restored. What differs from tcpsim's red_n, which keeps
+# average, count and old: count and old restart (count 0, old 0: the next arrival above
+# min_th counts 1, as after a crossing of min_th), and the average goes through Tcl's
+# string form (double precision). The held packets pass no monitor or trace.
+set red_hold [new Queue/DropTail]
+$red_hold set limit_ 1000000
+$red_hold set blocked_ 1          ;# never sends: a blocked queue only stores
+proc red_n_set {q qm nflows limit} {
+    global ns opt red_hold
+    lassign [red_n_thresholds $nflows $limit] n min_th max_th
+    set before [$qm set pdrops_]
+    set qlen [$qm set pkts_]
+    $q set thresh_ $min_th
+    $q set maxthresh_ $max_th
+    if {$opt(red_n_update) eq "reset"} {
+        set average [$q set ave_]
+        set drop [$q drop-target]
+        $q drop-target $red_hold
+        $q reset
+        $q drop-target $drop
+        $red_hold drop-target $q
+        $red_hold reset
+        $q set ave_ $average
+    }
+    puts "red_n t=[$ns now] n=$n min_th=$min_th max_th=$max_th early_drops=[$qm set epdrops_] drops=$before drops_after=[$qm set pdrops_] qlen=$qlen"
+}
+
 set names {}
 if {$opt(exp) eq "dumbbell"} {
     set flows [split $opt(flows) ,]
     set r1 [$ns node]; set r2 [$ns node]
-    set red [expr {$opt(queue) eq "red" ? $opt(red) : ""}]
     set opt(limit) [string trimright $opt(limit) p]   ;# the sweep's "20p" is 20 packets
+    set starts [expr {$opt(starts) eq "" ? [lrepeat [llength $flows] 0] : [split $opt(starts) ,]}]
+    switch $opt(queue) {
+        droptail { set red "" }
+        red { set red $opt(red) }
+        red_n {
+            # the thresholds of the flows starting at 0 s; the others at their start times
+            set at0 [llength [lsearch -all -exact -real $starts 0]]
+            lassign [red_n_thresholds $at0 $opt(limit)] n min_th max_th
+            set red $min_th/$max_th
+        }
+        default { puts stderr "doc000.tcl: queue must be droptail, red or red_n, not '$opt(queue)'"; exit 2 }
+    }
     doc000_link $ns $r1 $r2 $opt(rate) 40ms $opt(limit) $opt(limit) $red
-    monitor_link $ns $r1 $r2 r1->r2
+    set bottleneck_qm [monitor_link $ns $r1 $r2 r1->r2]
+    if {$opt(queue) eq "red_n"} {
+        set times [lsort -real -unique $starts]
+        foreach t $times {
+            if {$t == 0} { continue }
+            set started [llength [lmap start $starts {expr {$start <= $t ? 1 : [continue]}}]]
+            $ns at $t [list red_n_set [[$ns link $r1 $r2] queue] $bottleneck_qm $started $opt(limit)]
+        }
+    }
     puts "bottleneck rate_bps=[expr {int([bw_parse $opt(rate)])}]"
     set i 0
     foreach cc $flows {
         set s($i) [$ns node]; set d($i) [$ns node]
         doc000_link $ns $s($i) $r1 $opt(access) $opt(access_delay) 50 50
         doc000_link $ns $r2 $d($i) $opt(access) $opt(access_delay) 50 50
-        set start [expr {$opt(starts) eq "" ? 0.0 : [lindex [split $opt(starts) ,] $i]}]
+        set start [lindex $starts $i]
         lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) $start] src($i) snk($i)
         $src($i) set fid_ $i
         lappend names [flow_name $cc $i]
@@ -166,7 +241,7 @@ proc finish {} {
     if {$opt(window) ne ""} {
         for {set i 0} {$i < $nflows} {incr i} { puts "window0 $i bytes=[expr {$marked(b,$i) - $marked(a,$i)}] seconds=[expr {$wb - $wa}]" }
     }
-    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight} {string cat $k=$opt($k)}]]"
+    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error} {string cat $k=$opt($k)}]]"
 }
 $ns at $T "finish"
 $ns run

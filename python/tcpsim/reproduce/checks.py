@@ -16,7 +16,9 @@ Kinds (docs/reproducing.md#checks):
   item's mean below every other item's).
 
 Verdicts: ``pass``, ``miss`` or ``not run`` (a measurement is missing: the case could
-not run, e.g. its model is not built in).
+not run, e.g. its model is not built in); on the ns-2 twins' measurements also
+``no twin`` (`NO_TWIN`: the check needs a case that has no twin on purpose, ``ns2 =
+false``; `ns2.without_twin`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ import numpy as np
 import pandas as pd
 
 from .spec import REASON_KEYS, Check, Citation, Document, Ref, citations, parse_ref
+
+#: The ns-2 verdict of a check on a case without a twin (``ns2 = false``).
+NO_TWIN = "no twin"
 
 #: Spearman correlation a trend needs.
 TREND_RHO = 0.8

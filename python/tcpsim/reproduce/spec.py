@@ -44,6 +44,9 @@ class Case:
     reading: str = ""
     #: The case's arguments of the experiment's ns-2 twin (None: no twin of this case).
     ns2: Optional[List[str]] = None
+    #: The case has no twin on purpose (``ns2 = false`` in an experiment with a twin,
+    #: e.g. a model ns-2 lacks): the report says "no twin" for its checks.
+    no_twin: bool = False
 
 
 @dataclass
@@ -312,9 +315,11 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{where}, key 'experiment.cases.{name}.{bad[0]}': unknown key "
                                 "(expected label, set, reading, ns2)")
         ns2 = c.get("ns2")
-        if ns2 is not None:
+        no_twin = ns2 is False
+        if ns2 is not None and not no_twin:
             ns2 = _ns2_args(ns2, f"{where}, key 'experiment.cases.{name}.ns2'")
-        cases.append(Case(name, c.get("label", name), dict(c.get("set", {})), c.get("reading", ""), ns2))
+        cases.append(Case(name, c.get("label", name), dict(c.get("set", {})), c.get("reading", ""),
+                          None if no_twin else ns2, no_twin))
     e = Experiment(
         name=path.stem, path=path, title=_need(ex, "title", where), section=ex.get("section", ""),
         base=base, cases=cases, reading=ex.get("reading", ""), variant_of=ex.get("variant_of", ""),
@@ -368,10 +373,17 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{tw}, key 'axis': expected the name of a script argument, such as \"cbr\"")
         e.ns2 = Ns2Twin(script, _ns2_args(twin.get("args", []), f"{tw}, key 'args'"), axis)
     if e.ns2 is None:
-        lone = [c.name for c in cases if c.ns2 is not None]
+        lone = [c.name for c in cases if c.ns2 is not None or c.no_twin]
         if lone:
             raise ScenarioError(f"{where}, key 'experiment.cases.{lone[0]}.ns2': the experiment has no "
                                 "[experiment.ns2] table naming the twin script")
+    else:
+        # in an experiment with a twin, a case without one says so: no silent gap
+        silent = [c.name for c in cases if c.ns2 is None and not c.no_twin]
+        if silent:
+            raise ScenarioError(f"{where}, key 'experiment.cases.{silent[0]}.ns2': missing; the experiment has an "
+                                "ns-2 twin, so each case gives its twin arguments (a list, [] for none) or "
+                                "ns2 = false for a case ns-2 cannot run (the report shows it as 'no twin')")
     tr = ex.get("trace")
     if tr is not None:
         e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))
