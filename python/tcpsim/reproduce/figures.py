@@ -60,10 +60,12 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements,
     return {f: to_bytes(figure, f) for f in dict.fromkeys(("png", *formats))}, note
 
 
-def _title(text: str, figure) -> str:
-    """`text` broken into lines that fit across `figure` at the title's font size."""
+def _title(text: str, figure, columns: int = 1) -> str:
+    """`text` broken into lines that fit across `figure` at the title's font size — or
+    across one of its `columns` of panels, for a panel's own title."""
     size = FontProperties(size=matplotlib.rcParams["axes.titlesize"]).get_size_in_points()
-    return textwrap.fill(text, max(20, int(figure.get_figwidth() * 72 / (size * CHAR_WIDTH))))
+    width = figure.get_figwidth() / columns
+    return textwrap.fill(text, max(20, int(width * 72 / (size * CHAR_WIDTH))))
 
 
 @styled
@@ -340,7 +342,7 @@ def _panels(fig: Figure, lettered):
     top = 0.0
     for ax, (letter, c, res) in zip(axes.flat, loaded):
         top = max(top, _panel(ax, fig, res, _flow_colors(res, controls)))
-        ax.set_title(f"({letter}) {c.label}" if letter else c.label, loc="left")
+        ax.set_title(_title(f"({letter}) {c.label}" if letter else c.label, f, cols), loc="left")
         legend(ax, None, outside=False)
         for text in (ax.get_legend().get_texts() if ax.get_legend() else ()):
             text.set_fontsize("small")
