@@ -77,6 +77,82 @@ def test_the_ns227_reading_changes_only_the_red_cases_weight():
     assert dt["dumbbell"]["bottleneck"]["queue"]["kind"] == "droptail"
 
 
+#: E6 (our extension): each mix's source experiment and Vegas flows, and each fix as the
+#: Vegas flows' window control (with Vegas' loss recovery) and the bottleneck queue.
+E6_MIXES = {("e6_end_host_fixes", "v4r1"): ("e2_five_flows", "v4r1_dt", 4),
+            ("e6_end_host_fixes", "v1r4"): ("e2_five_flows", "v1r4_dt", 1),
+            ("e6_end_host_fixes_ten", "v5r5"): ("e3_ten_flows", "v5r5_dt", 5)}
+E6_FIXES = {"vegas_dt": ("vegas", "droptail"), "vegas_red_n": ("vegas", "red_n"),
+            "vegas35_dt": ({"kind": "vegas", "alpha": 3, "beta": 5}, "droptail"),
+            "new_vegas_dt": ("new_vegas", "droptail"), "vegas_a_dt": ("vegas_a", "droptail"),
+            "vegas_plus_dt": ("vegas_plus", "droptail")}
+
+
+@pytest.mark.parametrize("experiment, mix", sorted(E6_MIXES))
+def test_e6_runs_the_thesis_mixes_with_only_the_vegas_flows_or_the_queue_changed(experiment, mix):
+    """Each E6 case is its E2/E3 drop-tail mix with the Vegas flows' window control
+    replaced by the fix (or the queue by red_n with the exact n): nothing else differs,
+    so the fairness ratios compare the fixes and nothing else."""
+    plan = make_plan(load_document("000"))
+    source, source_case, vegas_flows = E6_MIXES[(experiment, mix)]
+    thesis = _scenario(plan, source, source_case)
+    assert [e.name for e in plan.document.experiments if e.name.startswith("e6_")] == [
+        "e6_end_host_fixes", "e6_end_host_fixes_ten"]
+    assert {c.name for c in plan.document.experiment(experiment).cases} >= {f"{mix}_{f}" for f in E6_FIXES}
+    for fix, (cc, queue) in E6_FIXES.items():
+        s = _scenario(plan, experiment, f"{mix}_{fix}")
+        flows = s["flow"]
+        assert [f["cc"] for f in flows] == [cc] * vegas_flows + ["reno"] * (len(flows) - vegas_flows), fix
+        assert all(f["recovery"] == "vegas" and f["full_size_syn"] for f in flows[:vegas_flows]), fix
+        q = s["dumbbell"]["bottleneck"]["queue"]
+        assert q["kind"] == queue, fix
+        if queue == "red_n":
+            # the thesis' RED (Sect. 3.4) with n counted exactly; RED's other settings E2's
+            red = _scenario(plan, source, source_case.replace("_dt", "_red"))["dumbbell"]["bottleneck"]["queue"]
+            assert (q["n_source"], q["beta"]) == ("exact", BETA), fix
+            assert {k: v for k, v in q.items() if k not in ("kind", "n_source", "beta")} == {
+                k: v for k, v in red.items() if k not in ("kind", "min_th", "max_th")}, fix
+        # everything else is the thesis mix's drop-tail run
+        def without_fix(scenario):
+            scenario = dict(scenario, flow=[{k: v for k, v in f.items() if k not in ("cc", "recovery", "full_size_syn")}
+                                            for f in scenario["flow"]])
+            scenario["dumbbell"] = dict(scenario["dumbbell"], bottleneck=dict(scenario["dumbbell"]["bottleneck"], queue=None))
+            return scenario
+
+        assert without_fix(s) == without_fix(thesis), fix
+
+
+def test_e6_figure_draws_each_fix_as_a_bar_of_its_mean_in_its_mix():
+    """`case_bars` (E6's figure): bar i of group g is the mean over seeds of group g's
+    i-th case, its error bar their SD; cases of the two E6 experiments share one figure."""
+    import pandas as pd
+
+    from tcpsim.reproduce.checks import Measurements
+    from tcpsim.reproduce.figures import _case_bars
+
+    doc = load_document("000")
+    ex = doc.experiment("e6_end_host_fixes")
+    fig = next(f for f in ex.figures if f.id == "e6_fairness")
+    # every case the figure names exists, one per bar in each group
+    known = {(e.name, c.name) for e in doc.experiments for c in e.cases}
+    assert all(tuple(c.split(":")) in known for g in fig.extra["groups"] for c in g["cases"])
+    rows = []
+    for gi, g in enumerate(fig.extra["groups"]):
+        for bi, c in enumerate(g["cases"]):
+            e, case = c.split(":")
+            rows += [{"experiment": e, "case": case, "point": None, "seed": seed, "metric": fig.metrics[0],
+                      "value": 10.0 * gi + bi + (0.5 if seed == 2 else 0.0)} for seed in (1, 2)]
+    drawn = _case_bars(ex, fig, Measurements(pd.DataFrame(rows), {}))
+    ax = drawn.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [g["label"] for g in fig.extra["groups"]]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == fig.extra["bars"]
+    from matplotlib.container import BarContainer
+
+    for bi, bars in enumerate(c for c in ax.containers if isinstance(c, BarContainer)):
+        assert [b.get_height() for b in bars] == pytest.approx([10.0 * gi + bi + 0.25 for gi in range(len(bars))])
+    assert ax.get_ylabel().replace("\n", " ") == "mean Vegas over mean Reno throughput"
+
+
 def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     # 19 s on 2 cores: short runs (30 s of simulated time; E4's 101 s and E5's 201 s whole)
     assert cli_main(["reproduce", "000", "--quick", "--out", str(tmp_path), "--quiet"]) == 0
@@ -84,6 +160,10 @@ def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     verdicts = {v["id"]: v for v in json.loads((report / "verdicts.json").read_text())}
     assert [i for i in sorted(STRONG_TARGETS) if verdicts[i]["verdict"] != "pass"] == []
     assert not [i for i, v in verdicts.items() if v["verdict"] == "not run"]
+    # E6 (our extension): its checks are decided and its figure drawn
+    assert {i for i in verdicts if i.startswith("e6.")} == {
+        f"e6.{mix}.{claim}" for mix in ("v4r1", "v1r4", "v5r5") for claim in ("larger_ab_fairer", "larger_ab_needs_buffer")}
+    assert (report / "figures" / "e6_fairness.png").is_file() and (report / "figures" / "e6_utilization_drops.png").is_file()
     md = (report / "README.md").read_text()
     assert "Fig. 3.5. Throughput varying the buffer size B" in md and "§" not in md
 

@@ -29,6 +29,8 @@
 #   red_at=none|r1|r3|all  (e5) the routers whose data-direction queues run RED, with
 #                          thresholds min(B, 3n), min(B, 4n) of the n flows through them
 #   weight=0.002|auto      RED's q_weight_ (auto: -1, ns-2.27's default)
+#   vegas=ALPHA/BETA       every Vegas agent's v_alpha_/v_beta_ (default 1/3, the
+#                          thesis' Sect. 2.1.2; E6's larger thresholds, e.g. 3/5)
 #   window=A/B             also report each sink's bytes received between A and B s
 #   T=SECONDS  seed=N  trace=FILE
 #
@@ -43,7 +45,7 @@
 source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {exp dumbbell flows reno,reno rate 1.5Mb access 10Mb access_delay 0.4ms limit 20
-               starts "" queue droptail red 4/6 red_at none weight 0.002 window "" T 100 seed 1 trace ""
+               starts "" queue droptail red 4/6 red_at none weight 0.002 vegas 1/3 window "" T 100 seed 1 trace ""
                beta 3 n_error 0 red_n_update reset}
 foreach a $argv {
     set kv [split $a =]
@@ -72,6 +74,9 @@ Queue/RED set queue_in_bytes_ false
 Queue/RED set bytes_ false
 Queue/RED set mean_pktsize_ 500
 Queue/RED set q_weight_ [expr {$opt(weight) eq "auto" ? -1 : $opt(weight)}]
+lassign [split $opt(vegas) /] vegas_alpha vegas_beta
+Agent/TCP/Vegas set v_alpha_ $vegas_alpha
+Agent/TCP/Vegas set v_beta_ $vegas_beta
 
 proc agent_of {cc} {
     switch $cc {
@@ -241,7 +246,7 @@ proc finish {} {
     if {$opt(window) ne ""} {
         for {set i 0} {$i < $nflows} {incr i} { puts "window0 $i bytes=[expr {$marked(b,$i) - $marked(a,$i)}] seconds=[expr {$wb - $wa}]" }
     }
-    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error} {string cat $k=$opt($k)}]]"
+    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error vegas} {string cat $k=$opt($k)}]]"
 }
 $ns at $T "finish"
 $ns run

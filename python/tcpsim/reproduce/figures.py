@@ -96,6 +96,9 @@ def _draw(ex: Experiment, fig: Figure, outcome, m: Measurements):
         return _critical_window(ex, fig, cases, plan, m)
     if fig.kind == "rounds_to_equilibrium":
         return _rounds_to_equilibrium(ex, fig, cases, plan, m)
+    if fig.kind == "case_bars":
+        drawn = _case_bars(ex, fig, m)
+        return (drawn, f"mean ± SD over {len(plan.seeds)} seed(s)") if drawn is not None else None
     raise ValueError(f"unknown figure kind {fig.kind!r} in {ex.path}")
 
 
@@ -484,3 +487,32 @@ def _flow_colors(res, controls: List[str]) -> Dict[str, str]:
         shades = np.linspace(0.95, 0.45, len(names)) if len(names) > 1 else [0.75]
         colors.update({n: to_hex(cmap(x)) for n, x in zip(names, shades)})
     return colors
+def _case_bars(ex: Experiment, fig: Figure, m: Measurements):
+    """``case_bars``: each metric of `fig.metrics` in a panel, cases side by side as bars,
+    mean ± SD over seeds, in groups: ``groups = [{ label, cases = ["EXPERIMENT:CASE", ...]
+    }, ...]`` (a case may be of another experiment of the document), the i-th case of
+    every group one bar labelled ``bars[i]`` in one colour (document 000's E6: each fix,
+    by mix)."""
+    bars = [str(b) for b in fig.extra.get("bars", [])]
+    groups = fig.extra.get("groups", [])
+    if not fig.metrics or not bars or not groups or any(len(g.get("cases", [])) != len(bars) for g in groups):
+        raise ValueError(f"figure {fig.id} in {ex.path}: 'case_bars' needs metrics, bars and groups "
+                         f"whose cases (EXPERIMENT:CASE) are one per bar")
+    stats = {metric: [[m.stat(Ref(*str(c).split(":", 1), None, metric)) for c in g["cases"]] for g in groups]
+             for metric in fig.metrics}
+    if not any(st.n for rows in stats.values() for row in rows for st in row):
+        return None
+    f = new_figure((max(6.4, 1.2 + 0.45 * len(bars) * len(groups)), 0.4 + 3.6 * len(fig.metrics)))
+    axes = f.subplots(len(fig.metrics), 1, sharex=True, squeeze=False)[:, 0]
+    width = 0.8 / len(bars)
+    xs = np.arange(len(groups))
+    for ax, (metric, rows) in zip(axes, stats.items()):
+        for i, label in enumerate(bars):
+            column = [row[i] for row in rows]
+            ax.bar(xs + (i - (len(bars) - 1) / 2) * width, [s.mean if s.n else np.nan for s in column], width,
+                   yerr=[s.sd if s.n else 0.0 for s in column], capsize=2, label=label)
+        ax.set_ylabel(textwrap.fill(measure_label(metric), 28))
+    axes[-1].set_xticks(xs, [str(g.get("label", "")) for g in groups])
+    legend(axes[0], None, outside=True)
+    f.suptitle(_title(fig.caption, f))
+    return f
