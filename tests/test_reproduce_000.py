@@ -130,3 +130,6 @@ def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     assert not [i for i, v in verdicts.items() if v["verdict"] == "not run"]
     md = (report / "README.md").read_text()
     assert "Fig. 3.5. Throughput varying the buffer size B" in md and "§" not in md
+    # document.toml's findings, their citations shown with this run's values in place
+    findings = md.split("## Findings\n", 1)[1].split("\n## ", 1)[0]
+    assert "[`e2_five_flows_rto1s:v4r1_red:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings
