@@ -13,8 +13,11 @@ requires ns-2's queue counters and throughputs to equal ours.
 
 from __future__ import annotations
 
+import math
+import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +26,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
+from tcpsim import models, units
 from tcpsim.api import run
 from tcpsim.reproduce import load_document, make_plan
 from tcpsim.reproduce.measures import group_measures
@@ -34,8 +38,43 @@ def plan():
     return make_plan(load_document("000"), quick=True)
 
 
+SCRIPT = Path(__file__).resolve().parents[1] / "validation" / "ns2" / "doc000.tcl"
+
+
+def _script_defaults():
+    """The twin's own defaults (its `array set opt {...}`): an argument an experiment
+    does not pass takes these."""
+    body = re.search(r"array set opt \{(.*?)\}\nforeach", SCRIPT.read_text(), re.S).group(1)
+    words = re.findall(r'""|\S+', body)
+    return {k: ("" if v == '""' else v) for k, v in zip(words[::2], words[1::2])}
+
+
 def _args(command):
-    return dict(a.split("=", 1) for a in command[1:])
+    return {**_script_defaults(), **dict(a.split("=", 1) for a in command[1:])}
+
+
+def _number(value):
+    """A scenario value as a number in SI units ("500ms" -> 0.5, 2 -> 2.0)."""
+    q = units.parse(value) if isinstance(value, str) else None
+    return float(q[0] if q else value)
+
+
+#: Twin argument -> the RED parameter (of the bottleneck's queue) it sets.
+RED_ARGS = {"weight": "weight", "max_p": "max_p", "gentle": "gentle", "byte_mode": "queue_in_bytes"}
+#: Twin argument -> the TCP parameter (of every flow) it sets.
+TCP_ARGS = {"tick": "clock_granularity", "min_rto": "min_rto", "initial_rto": "initial_rto", "max_rto": "max_rto",
+            "initial_window": "initial_window", "max_window": "max_window"}
+
+
+def _red_value(queue, param):
+    value = queue.get(param, models.get("queue", "red").param(param).default)
+    return value if isinstance(value, (bool, str)) else float(value)
+
+
+def _twin_red_value(arg, text):
+    if arg in ("gentle", "byte_mode"):
+        return {"true": True, "false": False}[text]
+    return text if text == "auto" else float(text)
 
 
 def _ns2_rate(rate: str) -> str:
@@ -66,39 +105,44 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
         # Vegas' alpha/beta (E6's larger thresholds): the twin's vegas=ALPHA/BETA
         vegas = {(f["cc"].get("alpha", 1), f["cc"].get("beta", 3)) if isinstance(f["cc"], dict) else (1, 3)
                  for f in flows if _cc_name(f["cc"]) == "vegas"}
-        assert vegas <= {tuple(int(x) for x in a.get("vegas", "1/3").split("/"))}, key
-        red_weight = "auto" if key[0].endswith("_ns227") else "0.002"
+        assert vegas <= {tuple(int(x) for x in a["vegas"].split("/"))}, key
+        tcp = models.get("agent", "tcp")
+        for arg, param in TCP_ARGS.items():
+            want = {_number(f.get(param, tcp.param(param).default)) for f in flows}
+            assert want == {float(a[arg])}, (key, arg)
         if a["exp"] == "dumbbell":
             b, acc = s["dumbbell"]["bottleneck"], s["dumbbell"]["access"]
             assert a["flows"].split(",") == [_cc_name(f["cc"]) for f in flows], key
             starts = [str(f.get("start", "0s")).rstrip("s") for f in flows]
-            assert a.get("starts", ",".join(["0"] * len(flows))).split(",") == starts, key
-            if "window" in a:
+            assert (a["starts"] or ",".join(["0"] * len(flows))).split(",") == starts, key
+            if a["window"]:
                 assert [a["window"]] == [f"{w0:g}/{w1:g}" for w0, w1 in plan.document.experiment(key[0]).windows], key
             assert (_ns2_rate(b["rate"]), b["delay"]) == (a["rate"], "40ms"), key
             assert (_ns2_rate(acc["rate"]), acc["delay"]) == (a["access"], a["access_delay"]), key
             q = b["queue"]
             assert q["limit"] == a["limit"].rstrip("p") + "p", key
-            if q["kind"] == "red_n":
+            if q["kind"] == "red_n" and key[0].startswith("e6_"):
                 # E6: the connection-count RED with the exact n, fixed through the run
                 # (every flow from 0 s): ns-2's RED with the thresholds of that n
                 limit, n = int(q["limit"].rstrip("p")), len(flows)
                 assert q["n_source"] == "exact" and a["queue"] == "red", key
                 assert a["red"] == f"{min(limit, q['beta'] * n)}/{min(limit, (q['beta'] + 1) * n)}", key
-                assert str(q["weight"]) == red_weight == a.get("weight", "0.002"), key
             else:
                 assert q["kind"] == a["queue"], key
             if q["kind"] == "red":
                 assert a["red"] == f"{q['min_th']}/{q['max_th']}", key
-            if q["kind"] == "red_n":
-                # thresholds from the flows started so far (the starts checked above),
+            if q["kind"] == "red_n" and a["queue"] == "red_n":
+                # E4: thresholds from the flows started so far (the starts checked above),
                 # times (1 + n_error): exact n, or n off by n_error
                 assert q["n_source"] in ("exact", "scaled"), key
                 assert float(a["beta"]) == q["beta"], key
-                assert float(a.get("n_error", "0")) == q.get("n_error", 0.0), key
-                assert (q["n_source"] == "scaled") == ("n_error" in a), key
+                assert float(a["n_error"]) == q.get("n_error", 0.0), key
+                assert q["n_source"] == "scaled" or float(a["n_error"]) == 0, key
             if q["kind"] in ("red", "red_n"):
-                assert str(q["weight"]) == red_weight == a.get("weight", "0.002"), key
+                for arg, param in RED_ARGS.items():
+                    assert _red_value(q, param) == _twin_red_value(arg, a[arg]), (key, arg)
+                # the twin's byte_mode sets bytes_ with queue_in_bytes_
+                assert _red_value(q, "bytes") == _red_value(q, "queue_in_bytes"), key
         else:
             # E5: the twin's fixed six-router network; the routers whose data-direction
             # queues run RED are the case's
@@ -200,3 +244,40 @@ def test_ns2_red_n_sets_the_thresholds_tcpsim_sets(plan, tmp_path, case):
     theirs = [tuple(float(c[k]) for k in ("t", "n", "min_th", "max_th")) for c in changes]
     assert len(theirs) == len(ours) >= 4
     assert [pytest.approx(t, abs=1e-9) for t in theirs] == ours
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
+@pytest.mark.parametrize("argument, settings", [
+    # each argument the readings pass, at a value other than its default, and the
+    # variables ns-2's objects then hold (the twin prints them on its "settings" lines)
+    # ns-2's automatic weight on E1's 1.5 Mb/s, 40 ms bottleneck: 1 - exp(-1 / (10 rtt ptc)),
+    # ptc = 1.5 Mb/s in 500-byte packets, rtt = 3 (delay + 1 / ptc)
+    ("weight=auto", {"red": {"q_weight_": lambda v: float(v) == pytest.approx(
+        1 - math.exp(-1 / (10 * 3 * (0.04 + 1 / 375) * 375)), rel=1e-12)}}),
+    ("max_p=0.02", {"red": {"linterm_": "50"}}),
+    ("gentle=false", {"red": {"gentle_": "0"}}),
+    ("byte_mode=true", {"red": {"queue_in_bytes_": "1", "bytes_": "1"}}),
+    ("tick=0.5", {"tcp": {"tcpTick_": "0.5"}}),
+    ("min_rto=1", {"tcp": {"minrto_": "1"}}),
+    ("initial_rto=6", {"tcp": {"rtxcur_init_": "6"}}),
+    ("max_rto=100000", {"tcp": {"maxrto_": "100000"}}),
+    ("initial_window=2", {"tcp": {"windowInit_": "2"}}),
+    ("max_window=128", {"tcp": {"window_": "128"}}),
+])
+def test_ns2_receives_each_reading_argument(tmp_path, argument, settings):
+    out = subprocess.run(["ns", str(SCRIPT), "exp=dumbbell", "flows=vegas,reno", "queue=red", "T=0.1", argument],
+                         capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    lines = {}
+    for line in out.splitlines():
+        if line.startswith("settings "):
+            kind, _who, *pairs = line.split()[1:]
+            lines.setdefault(kind, []).append(dict(p.split("=", 1) for p in pairs))
+    assert len(lines["red"]) == 1 and len(lines["tcp"]) == 2
+    for kind, want in settings.items():
+        for held in lines[kind]:
+            for var, value in want.items():
+                assert value(held[var]) if callable(value) else held[var] == value, (var, held[var])
+    # and without the argument, the main reading's value
+    default = subprocess.run(["ns", str(SCRIPT), "exp=dumbbell", "flows=vegas,reno", "queue=red", "T=0.1"],
+                             capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    assert out != default

@@ -356,6 +356,36 @@ def test_a_bad_citation_is_refused_with_its_check_and_key(tmp_path):
         load_document(str(dst))
 
 
+# ---------------------------------------------------------------- findings
+
+
+def _with_findings(tmp_path, findings_toml):
+    dst = tmp_path / "004"
+    shutil.copytree(HERE.parent / "experiments" / "004", dst)
+    meta = (dst / "document.toml").read_text()
+    (dst / "document.toml").write_text(meta.replace("[document]\n", f"[document]\nfindings = {findings_toml}\n", 1))
+    return dst
+
+
+def test_findings_are_read_and_their_citations_checked_when_the_files_are_read(tmp_path):
+    doc = load_document(str(_with_findings(tmp_path, f'["Vegas keeps {{{EARLY} = 0}} early drops off."]')))
+    assert doc.findings == [f"Vegas keeps {{{EARLY} = 0}} early drops off."]
+    assert load_document("004").findings == []
+    with pytest.raises(ScenarioError, match=r"document.toml, key 'findings', paragraph 2: .*no case 'reno'"):
+        load_document(str(_with_findings(tmp_path / "a", '["fine", "{p1_red:reno@3Mbps:tcp_lost}"]')))
+    with pytest.raises(ScenarioError, match=r"key 'findings': expected a list of paragraphs"):
+        load_document(str(_with_findings(tmp_path / "b", '"one string"')))
+
+
+def test_a_finding_resting_on_a_counter_the_run_does_not_show_is_stale():
+    from tcpsim.reproduce.checks import stale_reasons
+
+    m = Measurements(_table([("p1_red", "vegas", "3Mbps", 1, "bottleneck_early_drops", 0.0)]), {})
+    problems = stale_reasons([], m, [f"RED's early drops {{{EARLY} > 0}} decide it"])
+    assert len(problems) == 1 and "document.toml, key 'findings', paragraph 1" in problems[0]
+    assert stale_reasons([], m, [f"RED made no early drop {{{EARLY} = 0}}"]) == []
+
+
 def test_the_committed_004_reasons_rest_on_its_measured_counters():
     """Every reason of document 004 cites, with its value in the committed report
     (docs/reproductions/004), the counters it rests on, and each cited condition holds

@@ -5,6 +5,7 @@ thesis' runs, and `tcpsim reproduce 000 --quick` passes its structural targets."
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -151,6 +152,48 @@ def test_e6_figure_draws_each_fix_as_a_bar_of_its_mean_in_its_mix():
     for bi, bars in enumerate(c for c in ax.containers if isinstance(c, BarContainer)):
         assert [b.get_height() for b in bars] == pytest.approx([10.0 * gi + bi + 0.25 for gi in range(len(bars))])
     assert ax.get_ylabel().replace("\n", " ") == "mean Vegas over mean Reno throughput"
+def _flat(table, prefix=""):
+    """A scenario as {key path: value}: ``dumbbell.bottleneck.queue.weight``, ``flow[3].min_rto``."""
+    out = {}
+    for k, v in table.items():
+        path = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict):
+            out.update(_flat(v, path))
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for i, x in enumerate(v):
+                out.update(_flat(x, f"{path}[{i}]"))
+        else:
+            out[path] = v
+    return out
+
+
+def _covered(path, set_keys):
+    return any(re.fullmatch(re.escape(k).replace(r"\[\*\]", r"\[\d+\]") + r"(\..*)?", path) for k in set_keys)
+
+
+def test_each_reading_changes_only_what_its_file_sets():
+    """Every variant experiment of 000 (a reading of what the thesis leaves open) runs
+    its parent's scenarios with only the keys of its `set` changed, changes at least
+    one case, and passes the ns-2 twin arguments of its choice; a reading that sets
+    only RED's queue leaves the drop-tail cases as they are."""
+    doc = load_document("000")
+    plan = make_plan(doc)
+    variants = [e for e in doc.experiments if e.variant_of]
+    assert {e.variant for e in variants} >= {"ns-2.27 RED defaults", "RED max_p 0.02", "non-gentle RED", "RED byte mode",
+                                              "RTO tick 500 ms", "initial window 2", "advertised window 128",
+                                              "ns-2.27 TCP timers", "ns-2.27 defaults"}
+    for e in variants:
+        raw = _toml.loads(e.path.read_text())["experiment"]
+        set_keys, changed = list(raw["set"]), 0
+        assert raw["ns2_args"], e.name
+        for case in doc.experiment(e.variant_of).cases:
+            main, other = (_flat(_scenario(plan, name, case.name)) for name in (e.variant_of, e.name))
+            differ = {k for k in main.keys() | other.keys() if main.get(k) != other.get(k)}
+            assert all(_covered(k, set_keys) for k in differ), (e.name, case.name, differ)
+            changed += bool(differ)
+            if set_keys == ["dumbbell.bottleneck.queue"] and main["dumbbell.bottleneck.queue.kind"] == "droptail":
+                assert not differ, (e.name, case.name)
+        assert changed, e.name
 
 
 def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
@@ -221,3 +264,6 @@ def test_e4_red_sred_case_estimates_n_and_has_no_twin(tmp_path):
     assert got[0][1:] == (1000, 100, 100)
     late = [n for t, n, _, _ in got if 70 <= t <= 100]
     assert len(late) > 100 and 5 < sum(late) / len(late) < 20
+    # document.toml's findings, their citations shown with this run's values in place
+    findings = md.split("## Findings\n", 1)[1].split("\n## ", 1)[0]
+    assert "[`e2_five_flows_rto1s:v4r1_red:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings

@@ -29,23 +29,38 @@
 #   red_at=none|r1|r3|all  (e5) the routers whose data-direction queues run RED, with
 #                          thresholds min(B, 3n), min(B, 4n) of the n flows through them
 #   weight=0.002|auto      RED's q_weight_ (auto: -1, ns-2.27's default)
+#   max_p=0.1              RED's 1/linterm_ (linterm_ 10; max_p=0.02 is linterm_ 50)
+#   gentle=true|false      RED's gentle_
+#   byte_mode=false|true   RED's queue_in_bytes_ and bytes_ together (ns-2.35's defaults
+#                          are true: average, thresholds and limit in mean_pktsize_ 500
+#                          bytes; ns-2.27's are false)
+#   tick=0.01  min_rto=0.2  initial_rto=3  max_rto=60
+#                          Agent/TCP tcpTick_, minrto_, rtxcur_init_ and maxrto_ (ns-2.35's
+#                          defaults; ns-2.27's are 0.01, 1, 6 and 100000)
+#   initial_window=1  max_window=1000
+#                          Agent/TCP windowInit_ and window_ (the receiver's window)
 #   vegas=ALPHA/BETA       every Vegas agent's v_alpha_/v_beta_ (default 1/3, the
 #                          thesis' Sect. 2.1.2; E6's larger thresholds, e.g. 3/5)
 #   window=A/B             also report each sink's bytes received between A and B s
 #   T=SECONDS  seed=N  trace=FILE
 #
-# Every other setting as experiments/000/document.toml's assumptions: 1000-byte packets
-# on the wire (below), windowInit_ 1,
-# window_ 1000, every-packet TCPSink; RED max_p 0.1 (linterm_ 10), gentle_, wait_, packet
-# mode (ns-2.35's use_mark_p_ only acts with ECN here). Output: lib.tcl's report, plus
-# doc000's own lines "flowname I name=S1", "window0 I bytes=.. seconds=.." and "bottleneck rate_bps=..",
-# and with queue=red_n one line per threshold setting, "red_n t=.. n=.. min_th=.. max_th=..
-# early_drops=.. drops=.. drops_after=.. qlen=.." (the r1->r2 monitor's counts then; drops_after:
-# after the change, which must not drop the packets it holds).
+# The defaults of these arguments are experiments/000/document.toml's assumptions (its
+# main reading); the variant experiments (`variant_of`) pass others. Every other setting
+# as the assumptions: 1000-byte packets on the wire (below), every-packet TCPSink, RED's
+# wait_ (ns-2.35's use_mark_p_ only acts with ECN here). Output: lib.tcl's report, plus
+# doc000's own lines "flowname I name=S1", "window0 I bytes=.. seconds=..", "bottleneck
+# rate_bps=..", with queue=red_n one line per threshold setting, "red_n t=.. n=..
+# min_th=.. max_th=.. early_drops=.. drops=.. drops_after=.. qlen=.." (the r1->r2
+# monitor's counts then; drops_after: after the change, which must not drop the packets
+# it holds), and, read back from the objects ns-2 built (so a test can see that an
+# argument arrived), "settings red FROM->TO VAR=VALUE ..." per RED queue and "settings
+# tcp S1 VAR=VALUE ..." per agent.
 source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {exp dumbbell flows reno,reno rate 1.5Mb access 10Mb access_delay 0.4ms limit 20
-               starts "" queue droptail red 4/6 red_at none weight 0.002 vegas 1/3 window "" T 100 seed 1 trace ""
+               starts "" queue droptail red 4/6 red_at none weight 0.002 max_p 0.1 gentle true
+               byte_mode false tick 0.01 min_rto 0.2 initial_rto 3 max_rto 60
+               initial_window 1 max_window 1000 vegas 1/3 window "" T 100 seed 1 trace ""
                beta 3 n_error 0 red_n_update reset}
 foreach a $argv {
     set kv [split $a =]
@@ -65,13 +80,17 @@ apply_seed_and_trace $ns
 # TCPSink refuses), so Reno carries 960 bytes of payload in 1000 (tcpsim: 1000 + 0).
 Agent/TCP set packetSize_ 1000
 Agent/TCP/Reno set packetSize_ 960
-Agent/TCP set windowInit_ 1
-Agent/TCP set window_ 1000
-Queue/RED set linterm_ 10
-Queue/RED set gentle_ true
+Agent/TCP set windowInit_ $opt(initial_window)
+Agent/TCP set window_ $opt(max_window)
+Agent/TCP set tcpTick_ $opt(tick)
+Agent/TCP set minrto_ $opt(min_rto)
+Agent/TCP set rtxcur_init_ $opt(initial_rto)
+Agent/TCP set maxrto_ $opt(max_rto)
+Queue/RED set linterm_ [expr {1.0 / $opt(max_p)}]
+Queue/RED set gentle_ $opt(gentle)
 Queue/RED set wait_ true
-Queue/RED set queue_in_bytes_ false
-Queue/RED set bytes_ false
+Queue/RED set queue_in_bytes_ $opt(byte_mode)
+Queue/RED set bytes_ $opt(byte_mode)
 Queue/RED set mean_pktsize_ 500
 Queue/RED set q_weight_ [expr {$opt(weight) eq "auto" ? -1 : $opt(weight)}]
 lassign [split $opt(vegas) /] vegas_alpha vegas_beta
@@ -96,6 +115,8 @@ proc doc000_simplex {ns from to rate delay limit {red ""}} {
         Queue/RED set thresh_ $th
         Queue/RED set maxthresh_ $maxth
         $ns simplex-link $from $to $rate $delay RED
+        global red_queues
+        lappend red_queues [$ns link $from $to]
     }
     $ns queue-limit $from $to $limit
 }
@@ -161,6 +182,7 @@ proc red_n_set {q qm nflows limit} {
 }
 
 set names {}
+set red_queues {}
 if {$opt(exp) eq "dumbbell"} {
     set flows [split $opt(flows) ,]
     set r1 [$ns node]; set r2 [$ns node]
@@ -228,6 +250,15 @@ if {$opt(exp) eq "dumbbell"} {
 }
 set nflows [llength $names]
 
+# The settings ns-2 holds, read back from the objects it built.
+foreach link $red_queues {
+    set q [$link queue]
+    puts "settings red [[$link src] id]->[[$link dst] id] [join [lmap v {linterm_ gentle_ wait_ queue_in_bytes_ bytes_ mean_pktsize_ q_weight_ thresh_ maxthresh_} {string cat $v= [$q set $v]}]]"
+}
+for {set i 0} {$i < $nflows} {incr i} {
+    puts "settings tcp [lindex $names $i] [join [lmap v {tcpTick_ minrto_ rtxcur_init_ maxrto_ windowInit_ window_} {string cat $v= [$src($i) set $v]}]]"
+}
+
 # window=A/B: each sink's bytes_ at A and at B
 if {$opt(window) ne ""} {
     lassign [split $opt(window) /] wa wb
@@ -246,7 +277,7 @@ proc finish {} {
     if {$opt(window) ne ""} {
         for {set i 0} {$i < $nflows} {incr i} { puts "window0 $i bytes=[expr {$marked(b,$i) - $marked(a,$i)}] seconds=[expr {$wb - $wa}]" }
     }
-    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error vegas} {string cat $k=$opt($k)}]]"
+    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error vegas max_p gentle byte_mode tick min_rto initial_rto max_rto initial_window max_window} {string cat $k=$opt($k)}]]"
 }
 $ns at $T "finish"
 $ns run

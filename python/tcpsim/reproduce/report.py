@@ -174,11 +174,16 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     rows = [[r.kind, str(r.passed), str(r.missed), str(r.not_run), str(r.total)] for r in s.itertuples()]
     rows.append(["all", str(s.passed.sum()), str(s.missed.sum()), str(s.not_run.sum()), str(s.total.sum())])
     B.append(Block("table", header=["kind", "passed", "missed", "not run", "total"], rows=rows, css="summary"))
-    stale = stale_reasons([v.check for v in verdicts], m)
+    stale = stale_reasons([v.check for v in verdicts], m, doc.findings)
     if stale:
         B.append(Block("p", "Reasons that do not fit this run's measurements (a cited measurement missing or "
                             "off its condition, or a counter named without its value): rewrite them."))
         B.append(Block("ul", items=stale))
+    if doc.findings:
+        # document.toml's findings, each citation shown with its value on this run
+        B.append(Block("h", "Findings"))
+        for text in doc.findings:
+            B.append(Block("p", cited_values(text, m, m2)[0]))
     if plan.unavailable:
         B.append(Block("p", "Cases that could not run (their checks are 'not run'):"))
         B.append(Block("ul", items=[f"{e}/{c}: {short_error(msg)}" for (e, c), msg in plan.unavailable.items()]))

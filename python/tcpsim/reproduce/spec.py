@@ -166,6 +166,9 @@ class Document:
     checks: List[Check]
     #: Why the ns-2.35 twins and tcpsim may part (shown with --ns2), if known.
     ns2_note: str = ""
+    #: What the runs found about the document as a whole, one paragraph each, written
+    #: after a run; they cite the measurements they rest on (`Citation`), as reasons do.
+    findings: List[str] = field(default_factory=list)
 
     def experiment(self, name: str) -> Experiment:
         for e in self.experiments:
@@ -532,7 +535,7 @@ def load_document(doc: str, root: Optional[Path] = None) -> Document:
         id=str(m.get("id", d.name)), path=d, title=_need(m, "title", where), short=m.get("short", d.name),
         citation=_need(m, "citation", where), seeds=int(m.get("seeds", 1)),
         assumptions=list(m.get("assumptions", [])), experiments=experiments, values=values, checks=checks,
-        ns2_note=str(m.get("ns2_note", "")),
+        ns2_note=str(m.get("ns2_note", "")), findings=_findings(m.get("findings", []), where),
     )
     _check_refs(document)
     return document
@@ -569,9 +572,25 @@ def _key_line(path: Path, array: str, index: int, key: str) -> Optional[int]:
     return None
 
 
+def _findings(value: Any, where: str) -> List[str]:
+    if not (isinstance(value, list) and all(isinstance(f, str) and f.strip() for f in value)):
+        raise ScenarioError(f"{where}, key 'findings': expected a list of paragraphs (strings), such as "
+                            "[\"No reading reproduces ... ({e2:v4r1_red:vegas_reno_ratio})\"]")
+    return list(value)
+
+
 def _check_refs(doc: Document) -> None:
-    """Every reference in numbers.toml names an experiment, case and axis value that
-    exist, so a typo fails at once rather than as a check that never runs."""
+    """Every reference in numbers.toml (and every citation in document.toml's findings)
+    names an experiment, case and axis value that exist, so a typo fails at once rather
+    than as a check that never runs."""
+    for i, text in enumerate(doc.findings):
+        where = f"document.toml, key 'findings', paragraph {i + 1}"
+        try:
+            cited = citations(text)
+        except ValueError as e:
+            raise ScenarioError(f"{where}: {e}") from None
+        for cit in cited:
+            _check_ref(doc, str(cit.ref), where)
     ids = {v.id for v in doc.values}
     for v in doc.values:
         if v.ours:
