@@ -209,6 +209,9 @@ def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     assert (report / "figures" / "e6_fairness.png").is_file() and (report / "figures" / "e6_utilization_drops.png").is_file()
     md = (report / "README.md").read_text()
     assert "Fig. 3.5. Throughput varying the buffer size B" in md and "§" not in md
+    # document.toml's findings, their citations shown with this run's values in place
+    findings = md.split("## Findings\n", 1)[1].split("\n## ", 1)[0]
+    assert "[`e2_five_flows_rto1s:v4r1_red:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings
 
 
 def _thresholds(plan, case, tmp_path):
@@ -264,6 +267,3 @@ def test_e4_red_sred_case_estimates_n_and_has_no_twin(tmp_path):
     assert got[0][1:] == (1000, 100, 100)
     late = [n for t, n, _, _ in got if 70 <= t <= 100]
     assert len(late) > 100 and 5 < sum(late) / len(late) < 20
-    # document.toml's findings, their citations shown with this run's values in place
-    findings = md.split("## Findings\n", 1)[1].split("\n## ", 1)[0]
-    assert "[`e2_five_flows_rto1s:v4r1_red:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings
