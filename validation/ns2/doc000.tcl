@@ -15,23 +15,32 @@
 #                          Agent/TCP/Vegas, each to an Agent/TCPSink, all from 0 s
 #   starts=0,0,10,...      (dumbbell) each flow's start time, s (default: all at 0)
 #   rate=1.5Mb  access=10Mb  access_delay=0.4ms  limit=20   (dumbbell)
+#   delay=40ms             (dumbbell) the bottleneck's delay (Fig. 3.3 and 4.1: 40 ms; the
+#                          off-grid comparison of tests/test_ns2_doc000.py moves it)
 #   queue=droptail|red     (dumbbell) the r1->r2 queue
 #   red=MIN/MAX            RED's thresh_/maxthresh_ (dumbbell)
 #   red_at=none|r1|r3|all  (e5) the routers whose data-direction queues run RED, with
 #                          thresholds min(B, 3n), min(B, 4n) of the n flows through them
 #   weight=0.002|auto      RED's q_weight_ (auto: -1, ns-2.27's default)
 #   window=A/B             also report each sink's bytes received between A and B s
+#   start_jitter=SECONDS   every flow starts at its start plus a uniform draw from
+#                          [0, SECONDS) of an RNG of its own, on substream seed= (default
+#                          0: no draw). The distribution of tcpsim's start_jitter, not its
+#                          numbers (tcpsim draws from its own streams): each line
+#                          "flowstart I t=.." says when flow I started
 #   T=SECONDS  seed=N  trace=FILE
 #
 # Every other setting as experiments/000/document.toml's assumptions: 1000-byte packets
 # on the wire (below), windowInit_ 1,
 # window_ 1000, every-packet TCPSink; RED max_p 0.1 (linterm_ 10), gentle_, wait_, packet
 # mode (ns-2.35's use_mark_p_ only acts with ECN here). Output: lib.tcl's report, plus
-# doc000's own lines "flowname I name=S1", "window0 I bytes=.. seconds=.." and "bottleneck rate_bps=..".
+# doc000's own lines "flowname I name=S1", "flowstart I t=..", "window0 I bytes=.. seconds=.."
+# and "bottleneck rate_bps=..".
 source [file join [file dirname [info script]] lib.tcl]
 
-array set opt {exp dumbbell flows reno,reno rate 1.5Mb access 10Mb access_delay 0.4ms limit 20
-               starts "" queue droptail red 4/6 red_at none weight 0.002 window "" T 100 seed 1 trace ""}
+array set opt {exp dumbbell flows reno,reno rate 1.5Mb delay 40ms access 10Mb access_delay 0.4ms limit 20
+               starts "" queue droptail red 4/6 red_at none weight 0.002 window "" start_jitter 0
+               T 100 seed 1 trace ""}
 foreach a $argv {
     set kv [split $a =]
     if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
@@ -59,6 +68,22 @@ Queue/RED set queue_in_bytes_ false
 Queue/RED set bytes_ false
 Queue/RED set mean_pktsize_ 500
 Queue/RED set q_weight_ [expr {$opt(weight) eq "auto" ? -1 : $opt(weight)}]
+
+# start_jitter: an RNG of the twin's own (created only with a jitter, so that runs without
+# one create no RNG) on substream number seed= of its stream (ns-2's way to independent
+# replications: `$rng seed N` with small N gives first draws nearly proportional to N, as
+# measured: 1.70e-5 s for seed 1, 3.37e-5 s for seed 2); one draw per flow, in flow order.
+if {$opt(start_jitter) > 0} {
+    set jitter_rng [new RNG]
+    for {set k 0} {$k < $SEED} {incr k} { $jitter_rng next-substream }
+}
+set flow_starts {}
+proc jittered {start} {
+    global opt jitter_rng flow_starts
+    if {$opt(start_jitter) > 0} { set start [expr {$start + [$jitter_rng uniform 0 $opt(start_jitter)]}] }
+    lappend flow_starts $start
+    return $start
+}
 
 proc agent_of {cc} {
     switch $cc {
@@ -105,7 +130,7 @@ if {$opt(exp) eq "dumbbell"} {
     set r1 [$ns node]; set r2 [$ns node]
     set red [expr {$opt(queue) eq "red" ? $opt(red) : ""}]
     set opt(limit) [string trimright $opt(limit) p]   ;# the sweep's "20p" is 20 packets
-    doc000_link $ns $r1 $r2 $opt(rate) 40ms $opt(limit) $opt(limit) $red
+    doc000_link $ns $r1 $r2 $opt(rate) $opt(delay) $opt(limit) $opt(limit) $red
     monitor_link $ns $r1 $r2 r1->r2
     puts "bottleneck rate_bps=[expr {int([bw_parse $opt(rate)])}]"
     set i 0
@@ -114,7 +139,7 @@ if {$opt(exp) eq "dumbbell"} {
         doc000_link $ns $s($i) $r1 $opt(access) $opt(access_delay) 50 50
         doc000_link $ns $r2 $d($i) $opt(access) $opt(access_delay) 50 50
         set start [expr {$opt(starts) eq "" ? 0.0 : [lindex [split $opt(starts) ,] $i]}]
-        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) $start] src($i) snk($i)
+        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) [jittered $start]] src($i) snk($i)
         $src($i) set fid_ $i
         lappend names [flow_name $cc $i]
         incr i
@@ -138,7 +163,7 @@ if {$opt(exp) eq "dumbbell"} {
         set s($i) [$ns node]; set d($i) [$ns node]
         doc000_link $ns $s($i) [set $src_router] 10Mb 1ms 50 20
         doc000_link $ns [set $dst_router] $d($i) 10Mb 1ms 20 50 [red_if $dst_router $at 3/4]
-        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) $start] src($i) snk($i)
+        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) [jittered $start]] src($i) snk($i)
         $src($i) set fid_ $i
         lappend names S[expr {$i + 1}]
         incr i
@@ -160,13 +185,14 @@ if {$opt(window) ne ""} {
 }
 
 proc finish {} {
-    global ns nflows names opt marked wa wb
+    global ns nflows names opt marked wa wb flow_starts
     report_flows $nflows
     for {set i 0} {$i < $nflows} {incr i} { puts "flowname $i name=[lindex $names $i]" }
+    for {set i 0} {$i < $nflows} {incr i} { puts "flowstart $i t=[format %.9f [lindex $flow_starts $i]]" }
     if {$opt(window) ne ""} {
         for {set i 0} {$i < $nflows} {incr i} { puts "window0 $i bytes=[expr {$marked(b,$i) - $marked(a,$i)}] seconds=[expr {$wb - $wa}]" }
     }
-    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight} {string cat $k=$opt($k)}]]"
+    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight start_jitter} {string cat $k=$opt($k)}]]"
 }
 $ns at $T "finish"
 $ns run
