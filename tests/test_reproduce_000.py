@@ -76,6 +76,17 @@ def test_the_ns227_reading_changes_only_the_red_cases_weight():
     assert dt["dumbbell"]["bottleneck"]["queue"]["kind"] == "droptail"
 
 
+@pytest.mark.parametrize("experiment, case, point", [
+    ("e1_two_flows", "vr_dt", None), ("e1_buffer_sweep", "vr_dt", "40p"), ("e2_five_flows", "v4r1_dt", None),
+    ("e3_ten_flows", "v1r9_dt", None), ("e4_droptail", "dt_literal", None), ("e5_deployment", "dt", None)])
+def test_the_jitter_reading_only_jitters_every_flow_s_start(experiment, case, point):
+    plan = make_plan(load_document("000"))
+    main, other = (_toml.loads(plan.runs[(e, case, point, 1)].toml_text) for e in (experiment, experiment + "_jitter"))
+    assert [f.pop("start_jitter") for f in other["flow"]] == ["20ms"] * len(main["flow"])
+    assert main == other
+    assert plan.document.experiment(experiment + "_jitter").ns2.args[-1] == "start_jitter=0.02"
+
+
 def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     # 19 s on 2 cores: short runs (30 s of simulated time; E4's 101 s and E5's 201 s whole)
     assert cli_main(["reproduce", "000", "--quick", "--out", str(tmp_path), "--quiet"]) == 0
