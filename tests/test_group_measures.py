@@ -117,3 +117,20 @@ def test_each_flow_s_smallest_and_mean_rtt_and_timeouts_come_from_the_flows_tabl
     # transmission times; Reno, entering at 1 s behind Vegas' queue, never sees it empty
     assert 44 < m["flow_rtt_min_ms.vegas0"] < m["flow_rtt_mean_ms.vegas0"]
     assert m["flow_rtt_min_ms.reno"] > m["flow_rtt_min_ms.vegas0"]
+
+
+def test_a_vegas_variant_beside_reno_is_the_vegas_side_of_the_ratio(tmp_path):
+    # E6 (the end-host fixes) replaces the Vegas flows by NewVegas, Vegas-A or Vegas+:
+    # the ratio is then theirs over Reno's
+    variant = SCENARIO.replace('cc = "vegas"', 'cc = "vegas_plus"')
+    res = run(variant, out=tmp_path)
+    m = group_measures(res)
+    assert set(res.flows["cc"]) == {"vegas_plus", "reno"}
+    assert m["vegas_reno_ratio"] == pytest.approx(m["cc_mean_kbps.vegas_plus"] / m["cc_mean_kbps.reno"])
+    # two window controls beside Reno: no single "Vegas" side
+    mixed = SCENARIO.replace('name = "vegas{i}"\ncount = 2', 'name = "vegas{i}"\ncount = 1').replace(
+        '[[flow]]\nname = "reno"',
+        '[[flow]]\nname = "va"\nfrom = "s1"\nto = "d1"\ncc = "vegas_a"\nmax_window = 200\nheader_size = "0B"\n[[flow]]\nname = "reno"')
+    m = group_measures(run(mixed, out=tmp_path / "mixed"))
+    assert "cc_mean_kbps.vegas_a" in m and "cc_mean_kbps.vegas" in m
+    assert math.isnan(m["vegas_reno_ratio"])

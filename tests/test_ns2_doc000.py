@@ -13,7 +13,11 @@ requires ns-2's queue counters and throughputs to equal ours.
 
 from __future__ import annotations
 
+import math
+import re
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +26,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
-from tcpsim import units
+from tcpsim import models, units
 from tcpsim.api import run
 from tcpsim.reproduce import load_document, make_plan
 from tcpsim.reproduce.measures import group_measures
@@ -34,39 +38,114 @@ def plan():
     return make_plan(load_document("000"), quick=True)
 
 
+SCRIPT = Path(__file__).resolve().parents[1] / "validation" / "ns2" / "doc000.tcl"
+
+
+def _script_defaults():
+    """The twin's own defaults (its `array set opt {...}`): an argument an experiment
+    does not pass takes these."""
+    body = re.search(r"array set opt \{(.*?)\}\nforeach", SCRIPT.read_text(), re.S).group(1)
+    words = re.findall(r'""|\S+', body)
+    return {k: ("" if v == '""' else v) for k, v in zip(words[::2], words[1::2])}
+
+
 def _args(command):
-    return dict(a.split("=", 1) for a in command[1:])
+    return {**_script_defaults(), **dict(a.split("=", 1) for a in command[1:])}
+
+
+def _number(value):
+    """A scenario value as a number in SI units ("500ms" -> 0.5, 2 -> 2.0)."""
+    q = units.parse(value) if isinstance(value, str) else None
+    return float(q[0] if q else value)
+
+
+#: Twin argument -> the RED parameter (of the bottleneck's queue) it sets.
+RED_ARGS = {"weight": "weight", "max_p": "max_p", "gentle": "gentle", "byte_mode": "queue_in_bytes"}
+#: Twin argument -> the TCP parameter (of every flow) it sets.
+TCP_ARGS = {"tick": "clock_granularity", "min_rto": "min_rto", "initial_rto": "initial_rto", "max_rto": "max_rto",
+            "initial_window": "initial_window", "max_window": "max_window"}
+
+
+def _red_value(queue, param):
+    value = queue.get(param, models.get("queue", "red").param(param).default)
+    return value if isinstance(value, (bool, str)) else float(value)
+
+
+def _twin_red_value(arg, text):
+    if arg in ("gentle", "byte_mode"):
+        return {"true": True, "false": False}[text]
+    return text if text == "auto" else float(text)
 
 
 def _ns2_rate(rate: str) -> str:
     return rate.replace("bps", "b")
 
 
+#: Window controls ns-2.35 has no agent for (E6's Vegas variants): their runs have no twin.
+NO_NS2_AGENT = {"new_vegas", "vegas_a", "vegas_plus"}
+
+
+def _cc_name(cc):
+    return cc["kind"] if isinstance(cc, dict) else cc
+
+
 def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
     commands = twin_commands(plan)
-    assert set(commands) == set(plan.runs)
+    # every run has a twin but those of the cases that say they have none (ns2 = false):
+    # SRED's estimate of n (e4_red), and E6's window controls ns-2.35 has no agent for
+    no_twin = {(e.name, c.name) for e in plan.document.experiments for c in e.cases if c.no_twin}
+    assert set(commands) == {k for k in plan.runs if k[:2] not in no_twin}
+    lacking = {key[:2] for key in plan.runs
+               if {_cc_name(f["cc"]) for f in _toml.loads(plan.runs[key].toml_text)["flow"]} & NO_NS2_AGENT}
+    assert lacking and all(name.startswith("e6_") for name, _ in lacking)
+    assert no_twin == lacking | {("e4_red", "red_sred")}
     for key, command in commands.items():
         a, s = _args(command), _toml.loads(plan.runs[key].toml_text)
         flows = s["flow"]
-        red_weight = "auto" if key[0].endswith("_ns227") else "0.002"
+        # Vegas' alpha/beta (E6's larger thresholds): the twin's vegas=ALPHA/BETA
+        vegas = {(f["cc"].get("alpha", 1), f["cc"].get("beta", 3)) if isinstance(f["cc"], dict) else (1, 3)
+                 for f in flows if _cc_name(f["cc"]) == "vegas"}
+        assert vegas <= {tuple(int(x) for x in a["vegas"].split("/"))}, key
+        tcp = models.get("agent", "tcp")
+        for arg, param in TCP_ARGS.items():
+            want = {_number(f.get(param, tcp.param(param).default)) for f in flows}
+            assert want == {float(a[arg])}, (key, arg)
         # the reading "start-time jitter": every flow's jitter, in seconds, as the twin's
         jitters = {units.parse(f.get("start_jitter", "0s"))[0] for f in flows}
-        assert len(jitters) == 1 and float(a.get("start_jitter", "0")) == jitters.pop(), key
+        assert len(jitters) == 1 and float(a["start_jitter"]) == jitters.pop(), key
         if a["exp"] == "dumbbell":
             b, acc = s["dumbbell"]["bottleneck"], s["dumbbell"]["access"]
-            assert a["flows"].split(",") == [f["cc"] for f in flows], key
+            assert a["flows"].split(",") == [_cc_name(f["cc"]) for f in flows], key
             starts = [str(f.get("start", "0s")).rstrip("s") for f in flows]
-            assert a.get("starts", ",".join(["0"] * len(flows))).split(",") == starts, key
-            if "window" in a:
+            assert (a["starts"] or ",".join(["0"] * len(flows))).split(",") == starts, key
+            if a["window"]:
                 assert [a["window"]] == [f"{w0:g}/{w1:g}" for w0, w1 in plan.document.experiment(key[0]).windows], key
             assert (_ns2_rate(b["rate"]), b["delay"]) == (a["rate"], "40ms"), key
             assert (_ns2_rate(acc["rate"]), acc["delay"]) == (a["access"], a["access_delay"]), key
             q = b["queue"]
             assert q["limit"] == a["limit"].rstrip("p") + "p", key
-            assert q["kind"] == a["queue"], key
+            if q["kind"] == "red_n" and key[0].startswith("e6_"):
+                # E6: the connection-count RED with the exact n, fixed through the run
+                # (every flow from 0 s): ns-2's RED with the thresholds of that n
+                limit, n = int(q["limit"].rstrip("p")), len(flows)
+                assert q["n_source"] == "exact" and a["queue"] == "red", key
+                assert a["red"] == f"{min(limit, q['beta'] * n)}/{min(limit, (q['beta'] + 1) * n)}", key
+            else:
+                assert q["kind"] == a["queue"], key
             if q["kind"] == "red":
                 assert a["red"] == f"{q['min_th']}/{q['max_th']}", key
-                assert str(q["weight"]) == red_weight == a.get("weight", "0.002"), key
+            if q["kind"] == "red_n" and a["queue"] == "red_n":
+                # E4: thresholds from the flows started so far (the starts checked above),
+                # times (1 + n_error): exact n, or n off by n_error
+                assert q["n_source"] in ("exact", "scaled"), key
+                assert float(a["beta"]) == q["beta"], key
+                assert float(a["n_error"]) == q.get("n_error", 0.0), key
+                assert q["n_source"] == "scaled" or float(a["n_error"]) == 0, key
+            if q["kind"] in ("red", "red_n"):
+                for arg, param in RED_ARGS.items():
+                    assert _red_value(q, param) == _twin_red_value(arg, a[arg]), (key, arg)
+                # the twin's byte_mode sets bytes_ with queue_in_bytes_
+                assert _red_value(q, "bytes") == _red_value(q, "queue_in_bytes"), key
         else:
             # E5: the twin's fixed six-router network; the routers whose data-direction
             # queues run RED are the case's
@@ -220,3 +299,106 @@ def test_off_grid_4v1r_droptail_counters_equal_ns2(plan):
     assert reno == [f for f in theirs["flows"] if f[0] == "reno"]
     assert sorted(f for f in ours["flows"] if f[0] == "vegas") == sorted(f for f in theirs["flows"] if f[0] == "vegas")
     assert all(f[3] == 1 for f in ours["flows"] if f[0] == "vegas"), "the one timeout per Vegas flow the module text speaks of"
+
+
+#: A 20-packet RED bottleneck at 2 Mb/s and 40 ms (Fig. 4.1's dumbbell with E1's buffer).
+SMALL_RED = ["exp=dumbbell", "rate=2Mb", "access=50Mb", "access_delay=1ms", "limit=20"]
+
+
+def _twin(tmp_path, *args):
+    from tcpsim.reproduce.ns2 import REPO
+
+    p = subprocess.run(["ns", str(REPO / "validation/ns2/doc000.tcl"), *args], capture_output=True, text=True,
+                       cwd=tmp_path, check=True)
+    lines = p.stdout.splitlines()
+    changes = [dict(kv.split("=") for kv in l.split()[1:]) for l in lines if l.startswith("red_n ")]
+    queue = dict(kv.split("=") for kv in next(l for l in lines if l.startswith("queue r1->r2")).split()[2:])
+    flows = [l.split()[2] for l in lines if l.startswith("flow ")]
+    return changes, queue, flows
+
+
+@NS2
+def test_ns2_red_takes_new_thresholds_only_through_its_reset(tmp_path):
+    """ns-2.35's RED copies thresh_/maxthresh_ into the thresholds it uses only in its
+    reset (red.cc), so the twin's red_n resets the queue at each start time. One Reno
+    flow meets thresholds 3/4 (n = 1) and early drops; six more join at 10 s, n = 7 gives
+    21/28, both capped at the 20-packet buffer, where the average (an EWMA of queue
+    lengths below 20) never reaches min_th: no early drop after 10 s. Setting thresh_
+    and maxthresh_ alone leaves 3/4 in force, and the early drops go on."""
+    run = [*SMALL_RED, "queue=red_n", "flows=" + ",".join(["reno"] * 7), "starts=0,10,10,10,10,10,10", "T=30"]
+    (change,), queue, _ = _twin(tmp_path, *run)
+    assert (change["t"], change["min_th"], change["max_th"]) == ("10", "20", "20")
+    assert int(change["early_drops"]) > 0 and int(queue["early_drops"]) == int(change["early_drops"])
+    # the reset keeps the packets the queue held: none counted as dropped by it
+    assert int(change["qlen"]) > 0 and change["drops_after"] == change["drops"]
+    (change,), queue, _ = _twin(tmp_path, *run, "red_n_update=thresh")
+    assert int(queue["early_drops"]) > int(change["early_drops"]) + 100
+
+
+@NS2
+def test_ns2_red_reset_that_keeps_the_thresholds_changes_nothing(tmp_path):
+    """The twin's reset hands the held packets back in order and restores the average:
+    where the thresholds do not change (seven Vegas, then an eighth at 5 s: 21/28 and
+    24/32, both capped at the 20-packet buffer) and the average is below min_th (Vegas
+    keeps under 3 packets a flow queued), the run is the fixed-threshold run, counter for
+    counter and byte for byte."""
+    run = [*SMALL_RED, "flows=" + ",".join(["vegas"] * 8), "starts=0,0,0,0,0,0,0,5", "T=20"]
+    (change,), queue, flows = _twin(tmp_path, *run, "queue=red_n")
+    assert int(change["qlen"]) > 0 and change["drops_after"] == change["drops"]
+    assert (queue, flows) == _twin(tmp_path, *run, "queue=red", "red=20/20")[1:]
+
+
+@NS2
+@pytest.mark.parametrize("case", ["red", "red_plus10", "red_minus20_literal"])
+def test_ns2_red_n_sets_the_thresholds_tcpsim_sets(plan, tmp_path, case):
+    """E4's twin sets RED's thresholds at the times and to the values tcpsim's red_n
+    queue does (its time series): the same n (1 + e), not rounded, at least 1."""
+    from tcpsim.api import run
+
+    key = ("e4_red", case, None, 1)
+    ts = run(plan.runs[key].toml_text, out=tmp_path / "ours").timeseries
+    q = ts[(ts.entity == "r1->r2") & ts.metric.isin(["red_n", "red_min_th_pkts", "red_max_th_pkts"])]
+    wide = q.pivot_table(index="time_s", columns="metric", values="value")
+    ours = [(t, r["red_n"], r["red_min_th_pkts"], r["red_max_th_pkts"])
+            for t, r in wide[wide.diff().abs().sum(axis=1) > 0].iterrows()]
+    changes, _, _ = _twin(tmp_path, *twin_commands(plan)[key][1:])
+    theirs = [tuple(float(c[k]) for k in ("t", "n", "min_th", "max_th")) for c in changes]
+    assert len(theirs) == len(ours) >= 4
+    assert [pytest.approx(t, abs=1e-9) for t in theirs] == ours
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
+@pytest.mark.parametrize("argument, settings", [
+    # each argument the readings pass, at a value other than its default, and the
+    # variables ns-2's objects then hold (the twin prints them on its "settings" lines)
+    # ns-2's automatic weight on E1's 1.5 Mb/s, 40 ms bottleneck: 1 - exp(-1 / (10 rtt ptc)),
+    # ptc = 1.5 Mb/s in 500-byte packets, rtt = 3 (delay + 1 / ptc)
+    ("weight=auto", {"red": {"q_weight_": lambda v: float(v) == pytest.approx(
+        1 - math.exp(-1 / (10 * 3 * (0.04 + 1 / 375) * 375)), rel=1e-12)}}),
+    ("max_p=0.02", {"red": {"linterm_": "50"}}),
+    ("gentle=false", {"red": {"gentle_": "0"}}),
+    ("byte_mode=true", {"red": {"queue_in_bytes_": "1", "bytes_": "1"}}),
+    ("tick=0.5", {"tcp": {"tcpTick_": "0.5"}}),
+    ("min_rto=1", {"tcp": {"minrto_": "1"}}),
+    ("initial_rto=6", {"tcp": {"rtxcur_init_": "6"}}),
+    ("max_rto=100000", {"tcp": {"maxrto_": "100000"}}),
+    ("initial_window=2", {"tcp": {"windowInit_": "2"}}),
+    ("max_window=128", {"tcp": {"window_": "128"}}),
+])
+def test_ns2_receives_each_reading_argument(tmp_path, argument, settings):
+    out = subprocess.run(["ns", str(SCRIPT), "exp=dumbbell", "flows=vegas,reno", "queue=red", "T=0.1", argument],
+                         capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    lines = {}
+    for line in out.splitlines():
+        if line.startswith("settings "):
+            kind, _who, *pairs = line.split()[1:]
+            lines.setdefault(kind, []).append(dict(p.split("=", 1) for p in pairs))
+    assert len(lines["red"]) == 1 and len(lines["tcp"]) == 2
+    for kind, want in settings.items():
+        for held in lines[kind]:
+            for var, value in want.items():
+                assert value(held[var]) if callable(value) else held[var] == value, (var, held[var])
+    # and without the argument, the main reading's value
+    default = subprocess.run(["ns", str(SCRIPT), "exp=dumbbell", "flows=vegas,reno", "queue=red", "T=0.1"],
+                             capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    assert out != default

@@ -418,7 +418,7 @@ def test_goodput_cdf_is_monotonic_and_ends_at_one(run, many_flows):
 
 def test_throughput_delay_scatter_has_one_point_per_flow(run):
     ax = plots.plot_throughput_delay(run).axes[0]
-    offsets = ax.collections[0].get_offsets()
+    offsets = np.concatenate([c.get_offsets() for c in ax.collections])
     assert len(offsets) == len(run.flows)
     np.testing.assert_allclose(sorted(offsets[:, 1]), sorted(run.flows["goodput_bps"] / 1e6))
     assert ax.get_xlabel() == "mean RTT (ms)" and ax.get_ylabel() == "goodput (Mbit/s)"
@@ -546,6 +546,31 @@ def test_throughput_delay_tells_congestion_controls_apart(small_scenario):
     ax = plots.plot_throughput_delay({"A": r, "B": r}).axes[0]
     assert _legend_texts(ax) == ["A, reno (1 flow)", "A, vegas (1 flow)",
                                  "B, reno (1 flow)", "B, vegas (1 flow)"]
+
+
+def test_throughput_delay_tells_loss_recoveries_apart_under_one_congestion_control(run):
+    # The conftest run (like examples/dumbbell.toml): both flows Reno windows, one with
+    # Reno and one with NewReno loss recovery. Grouping by cc alone put them in one group.
+    assert sorted(run.flows["cc"]) == ["reno", "reno"]
+    assert sorted(run.flows["recovery"]) == ["newreno", "reno"]
+    ax = plots.plot_throughput_delay(run).axes[0]
+    assert ax.get_legend().get_title().get_text() == "congestion control, loss recovery"
+    assert _legend_texts(ax) == ["reno with reno loss recovery (1 flow)",
+                                 "reno with newreno loss recovery (1 flow)"]
+    reno, newreno = ax.collections
+    assert reno.get_paths()[0] != newreno.get_paths()[0]  # one marker per group
+    assert reno.get_facecolor().tolist() != newreno.get_facecolor().tolist()
+    by_name = run.flows.set_index("name")
+    assert reno.get_offsets()[0][1] == pytest.approx(by_name.loc["reno", "goodput_bps"] / 1e6)
+    assert newreno.get_offsets()[0][1] == pytest.approx(by_name.loc["newreno", "goodput_bps"] / 1e6)
+
+
+def test_throughput_delay_names_flows_that_nothing_else_tells_apart(small_scenario):
+    r = tcpsim.run(small_scenario.replace('recovery = "reno"', 'recovery = "newreno"'))
+    assert set(r.flows["recovery"]) == {"newreno"}
+    ax = plots.plot_throughput_delay(r).axes[0]
+    assert ax.get_legend().get_title().get_text() == "congestion control, flow"
+    assert _legend_texts(ax) == ["reno, reno (1 flow)", "reno, newreno (1 flow)"]
 
 
 def test_queue_plot_shows_ecn_marks_beside_the_drops(small_scenario):

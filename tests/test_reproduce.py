@@ -104,6 +104,66 @@ def test_a_bad_variant_is_refused_with_its_key(tmp_path, table, error):
         load_experiment(tmp_path / "v.toml")
 
 
+PANEL_EXPERIMENT = """\
+[experiment]
+title = "three cases"
+[experiment.cases.dt]
+label = "drop-tail"
+[experiment.cases.red]
+label = "RED"
+[experiment.cases.sred]
+label = "SRED"
+[[figure]]
+id = "first"
+caption = "no panels"
+kind = "queue"
+[[figure]]
+id = "queue"
+caption = "Fig. 9 (a)-(c)"
+kind = "queue"
+cases = ["red", "dt", "sred"]
+PANELS
+[base.simulation]
+duration = "1s"
+"""
+
+
+@pytest.mark.parametrize("panels,letters", [
+    ("panels = true", ["a", "b", "c"]),
+    ('panels = ["b", "d", ""]', ["b", "d", ""]),
+    ("panels = false", None),
+])
+def test_figure_panels_letter_the_cases_in_the_figures_order(tmp_path, panels, letters):
+    from tcpsim.reproduce.spec import load_experiment
+
+    (tmp_path / "e.toml").write_text(PANEL_EXPERIMENT.replace("PANELS", panels))
+    first, fig = load_experiment(tmp_path / "e.toml").figures
+    assert first.panels is None and fig.panels == letters
+    assert "panels" not in fig.extra and fig.cases == ["red", "dt", "sred"]
+
+
+@pytest.mark.parametrize("panels,replace,error", [
+    ('panels = ["a", "b"]', None, r"expected true, false, or a list of 3 panel letters, one per case drawn "
+                                  r"\(red, dt, sred\), such as \["),
+    ('panels = "yes"', None, "expected true, false, or a list of 3 panel letters"),
+    ("panels = 1", None, "expected true, false, or a list of 3 panel letters"),
+    ("panels = true", ('kind = "queue"\ncases', 'kind = "sweep"\ncases'),
+     "figure kind 'sweep' has no panel layout \\(panels are for throughput, flow_throughput, cwnd, queue"),
+    ("panels = true", ('"dt", "sred"]', '"dt", "srde"]'), "the figure's cases name 'srde', which is not a case of the "
+                                                          "experiment \\(its cases: dt, red, sred\\)"),
+])
+def test_bad_figure_panels_are_refused_with_file_line_figure_and_key(tmp_path, panels, replace, error):
+    from tcpsim.reproduce.spec import load_experiment
+
+    text = PANEL_EXPERIMENT.replace("PANELS", panels)
+    if replace:
+        text = text.replace(*replace)
+    (tmp_path / "e.toml").write_text(text)
+    line = text.splitlines().index(panels) + 1
+    with pytest.raises(ScenarioError, match=rf"e.toml, line {line}, figure\[1\] 'queue', key 'panels': {error}"):
+        load_experiment(tmp_path / "e.toml")
+
+
 def test_a_value_with_the_old_ocr_key_is_refused_with_file_line_and_the_new_key(tmp_path):
     dst = tmp_path / "doc"
     shutil.copytree(Path(load_document("001").path), dst)
@@ -138,6 +198,60 @@ def test_bad_reference_is_rejected_with_the_check_named(tmp_path):
         load_document(str(dst))
     with pytest.raises(ValueError):
         parse_ref("p1_droptail-vegas-tcp")
+
+
+def _case_without_ns2(src: str, case: str, value: str) -> str:
+    """Experiment file text `src` with case `case`'s ``ns2 = [...]`` line replaced by
+    `value` (a whole line, or "" to drop it)."""
+    head, sep, tail = src.partition(f"[experiment.cases.{case}]\n")
+    assert sep
+    line = next(l for l in tail.splitlines() if l.startswith("ns2 = "))
+    return head + sep + tail.replace(line + "\n", value, 1)
+
+
+def test_a_case_of_an_experiment_with_a_twin_names_its_twin_or_says_it_has_none(tmp_path):
+    from tcpsim.reproduce.spec import load_experiment
+
+    src = (Path(load_document("004").path) / "p1_droptail.toml").read_text()
+    (tmp_path / "silent.toml").write_text(_case_without_ns2(src, "vegas", ""))
+    with pytest.raises(ScenarioError, match=r"silent.toml, key 'experiment.cases.vegas.ns2': missing; the experiment "
+                                            r"has an ns-2 twin.*ns2 = false"):
+        load_experiment(tmp_path / "silent.toml")
+    (tmp_path / "no_twin.toml").write_text(_case_without_ns2(src, "vegas", "ns2 = false\n"))
+    ex = load_experiment(tmp_path / "no_twin.toml")
+    assert [(c.name, c.no_twin, c.ns2 is None) for c in ex.cases][:1] == [("vegas", True, True)]
+    assert all(not c.no_twin and c.ns2 is not None for c in ex.cases[1:])
+
+
+def test_a_check_on_a_case_without_twin_is_no_twin_for_ns2_not_a_gap(tmp_path):
+    """`ns2 = false`: the case gets no twin run, and ns-2's verdict on a check that needs
+    it is "no twin" (left out of the agreement counts), while a check whose twin
+    measurement is merely missing stays "not run"."""
+    from tcpsim.reproduce import report
+    from tcpsim.reproduce.checks import NO_TWIN
+    from tcpsim.reproduce.ns2 import twin_commands, without_twin
+
+    dst = tmp_path / "004"
+    shutil.copytree(Path(load_document("004").path), dst)
+    f = dst / "p1_droptail.toml"
+    f.write_text(_case_without_ns2(f.read_text(), "vegas", "ns2 = false\n"))
+    doc = load_document(str(dst))
+    assert doc.experiment("p1_droptail").case("vegas").no_twin
+    plan = make_plan(doc, quick=True)
+    twinned = {(e, c) for e, c, _, _ in twin_commands(plan)}
+    assert ("p1_droptail", "vegas") not in twinned and ("p1_droptail", "sack") in twinned
+    doc.checks = [Check(id=f"c{i}", kind="ordering", claim="x", where="y", raw={"order": "descending", "items": items})
+                  for i, items in enumerate([
+                      ["p1_droptail:vegas@3Mbps:tcp_throughput_mbps", "p1_droptail:sack@3Mbps:tcp_throughput_mbps"],
+                      ["p1_droptail:sack@3Mbps:tcp_throughput_mbps", "p1_droptail:fack@3Mbps:tcp_throughput_mbps"]])]
+    # ns-2 measured the twinned sack case only (fack's twin measurement missing)
+    measured = _table([("p1_droptail", "sack", "3Mbps", 1, "tcp_throughput_mbps", 1.0)])
+    theirs = without_twin(doc, evaluate(doc, Measurements(measured, {})))
+    assert [v.verdict for v in theirs] == [NO_TWIN, "not run"]
+    assert "p1_droptail/vegas has no ns-2 twin" in theirs[0].reason
+    ours = evaluate(doc, Measurements(_table([("p1_droptail", c, "3Mbps", 1, "tcp_throughput_mbps", x)
+                                              for c, x in (("vegas", 2.0), ("sack", 1.0), ("fack", 0.5))]), {}))
+    assert report.agreement(ours, theirs)["compared"] == 0
 
 
 # ---------------------------------------------------------------- check kinds
@@ -240,6 +354,36 @@ def test_a_bad_citation_is_refused_with_its_check_and_key(tmp_path):
     (dst / "numbers.toml").write_text(nums.replace("tcp_timeouts > 0", "tcp_timeouts >> 0"))
     with pytest.raises(ScenarioError, match=r"key 'known_miss': bad citation"):
         load_document(str(dst))
+
+
+# ---------------------------------------------------------------- findings
+
+
+def _with_findings(tmp_path, findings_toml):
+    dst = tmp_path / "004"
+    shutil.copytree(HERE.parent / "experiments" / "004", dst)
+    meta = (dst / "document.toml").read_text()
+    (dst / "document.toml").write_text(meta.replace("[document]\n", f"[document]\nfindings = {findings_toml}\n", 1))
+    return dst
+
+
+def test_findings_are_read_and_their_citations_checked_when_the_files_are_read(tmp_path):
+    doc = load_document(str(_with_findings(tmp_path, f'["Vegas keeps {{{EARLY} = 0}} early drops off."]')))
+    assert doc.findings == [f"Vegas keeps {{{EARLY} = 0}} early drops off."]
+    assert load_document("004").findings == []
+    with pytest.raises(ScenarioError, match=r"document.toml, key 'findings', paragraph 2: .*no case 'reno'"):
+        load_document(str(_with_findings(tmp_path / "a", '["fine", "{p1_red:reno@3Mbps:tcp_lost}"]')))
+    with pytest.raises(ScenarioError, match=r"key 'findings': expected a list of paragraphs"):
+        load_document(str(_with_findings(tmp_path / "b", '"one string"')))
+
+
+def test_a_finding_resting_on_a_counter_the_run_does_not_show_is_stale():
+    from tcpsim.reproduce.checks import stale_reasons
+
+    m = Measurements(_table([("p1_red", "vegas", "3Mbps", 1, "bottleneck_early_drops", 0.0)]), {})
+    problems = stale_reasons([], m, [f"RED's early drops {{{EARLY} > 0}} decide it"])
+    assert len(problems) == 1 and "document.toml, key 'findings', paragraph 1" in problems[0]
+    assert stale_reasons([], m, [f"RED made no early drop {{{EARLY} = 0}}"]) == []
 
 
 def test_the_committed_004_reasons_rest_on_its_measured_counters():

@@ -80,6 +80,20 @@ id = "sweep_flows"
 caption = "Each flow's throughput against the bottleneck rate"
 kind = "sweep_flows"
 metrics = ["flow_throughput_mbps"]
+[[figure]]
+id = "queue_panels"
+caption = "Fig. 2 (a), (b). Queue size and drop times"
+kind = "queue"
+at = "4Mbps"
+cases = ["vegas", "reno"]
+panels = true
+[[figure]]
+id = "cwnd_panels"
+caption = "Fig. 3 (c). Congestion windows (right: not in the document)"
+kind = "cwnd"
+at = "4Mbps"
+cases = ["reno", "vegas"]
+panels = ["c", ""]
 
 [base.simulation]
 duration = "3s"
@@ -103,7 +117,7 @@ interval = "100ms"
 queues = ["r1->r2"]
 """
 
-KINDS = ["throughput", "cwnd", "queue", "utilization", "flows", "sweep", "sweep_flows"]
+KINDS = ["throughput", "cwnd", "queue", "utilization", "flows", "sweep", "sweep_flows", "queue_panels", "cwnd_panels"]
 
 
 @pytest.fixture(scope="module")
@@ -195,3 +209,47 @@ def test_cli_format_pdf_and_back_to_png_removes_the_copies(tiny, capsys):
     assert all(b"/Type3" not in (figs / f"{k}.pdf").read_bytes() for k in KINDS)
     assert cli_main(["reproduce", doc, "--quick", "--out", str(out), "--quiet"]) == 0
     assert not list(figs.glob("*.pdf")) and len(list(figs.glob("*.png"))) == len(KINDS)
+
+
+def _run(r, case):
+    from tcpsim.results import load_results
+
+    return load_results(r.outcome.run_dirs[("ex", case, "4Mbps", r.outcome.plan.seeds[0])])
+
+
+def test_panels_follow_the_figures_order_of_cases_titled_with_letter_and_label(tiny):
+    drawn = dict(_drawn(tiny))
+    queue, cwnd = drawn["queue_panels"], drawn["cwnd_panels"]
+    assert [ax.get_title(loc="left") for ax in queue.axes if ax.get_visible()] == ["(a) Vegas", "(b) Reno"]
+    assert [ax.get_title(loc="left") for ax in cwnd.axes if ax.get_visible()] == ["(c) Reno", "Vegas"]
+    # shared axes: one time axis and one y axis for every panel
+    a, b = [ax for ax in queue.axes if ax.get_visible()]
+    assert a.get_shared_x_axes().joined(a, b) and a.get_shared_y_axes().joined(a, b)
+    assert queue.get_supylabel() == figures.TIME_AXIS_LABELS["queue"] and queue.get_supxlabel() == "time (s)"
+    # one curve per flow, named as the flows are, with their congestion control
+    reno_panel = [ax for ax in cwnd.axes if ax.get_visible()][0]
+    assert [line.get_label() for line in reno_panel.get_lines()] == ["f0 (reno)", "f1 (reno)"]
+
+
+def test_queue_panels_mark_every_interval_in_which_the_queue_dropped(tiny):
+    """A mark per sampling interval with drops, one row per kind of drop, the legend
+    giving the run's drops: the queue table's counts, so a mark left out fails."""
+    drawn = dict(_drawn(tiny))["queue_panels"]
+    panels = [ax for ax in drawn.axes if ax.get_visible()]
+    total = 0
+    for ax, case in zip(panels, ["vegas", "reno"]):
+        res = _run(tiny, case)
+        table = res.queues.set_index("queue").loc["r1->r2"]
+        for kind, label in (("early_drops", "early drops (RED)"), ("overflow_drops", "drops, buffer full")):
+            per_interval = res.series(kind, ["r1->r2"]).iloc[:, 0].fillna(0)
+            marks = [line for line in ax.get_lines() if line.get_label().startswith(label)]
+            hits = per_interval[per_interval > 0]
+            assert int(per_interval.sum()) == int(table[kind])  # the series counts every drop
+            if hits.empty:
+                assert marks == []
+                continue
+            (mark,) = marks
+            assert list(mark.get_xdata()) == list(hits.index)
+            assert mark.get_label() == f"{label}: {int(table[kind]):,}"
+            total += int(table[kind])
+    assert total > 0  # the runs drop, so the marks are there to count

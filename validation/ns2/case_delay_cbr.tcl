@@ -8,22 +8,9 @@
 # after the change arrive among them (ns-2's LinkDelay, avoidReordering_ off).
 #
 # usage: ns case_delay_cbr.tcl TRACEFILE   (runs 3 s)
+source [file join [file dirname [info script]] lib.tcl]
 set ns [new Simulator]
-set tf [open [lindex $argv 0] w]
-$ns trace-all $tf
-set s [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set d [$ns node]
-$ns duplex-link $s $r1 100Mb 0.01ms DropTail
-$ns duplex-link $r1 $r2 10Mb 100ms DropTail
-$ns duplex-link $r2 $d 100Mb 0.01ms DropTail
-$ns queue-limit $r1 $r2 1000
-set udp [new Agent/UDP]; $ns attach-agent $s $udp
-set null [new Agent/Null]; $ns attach-agent $d $null
-$ns connect $udp $null
-set cbr [new Application/Traffic/CBR]
-$cbr set packetSize_ 1000
-$cbr set rate_ 1Mb
-$cbr attach-agent $udp
-$ns at 0.0 "$cbr start"
+traced_cbr_chain $ns [lindex $argv 0] 10Mb 100ms 1Mb
 $ns at 1.0025 "[[$ns link $r1 $r2] link] set delay_ 10ms"
 $ns at 3.0 "$ns flush-trace; puts {ns2 case=DELAY-CBR}; exit 0"
 $ns run

@@ -17,11 +17,32 @@
 #   rate=1.5Mb  access=10Mb  access_delay=0.4ms  limit=20   (dumbbell)
 #   delay=40ms             (dumbbell) the bottleneck's delay (Fig. 3.3 and 4.1: 40 ms; the
 #                          off-grid comparison of tests/test_ns2_doc000.py moves it)
-#   queue=droptail|red     (dumbbell) the r1->r2 queue
-#   red=MIN/MAX            RED's thresh_/maxthresh_ (dumbbell)
+#   queue=droptail|red|red_n  (dumbbell) the r1->r2 queue; red_n: RED whose thresholds
+#                          follow the number n of flows started so far (E4, Sect. 3.4
+#                          and 4.2): min(B, beta n'), min(B, (beta + 1) n') with
+#                          n' = max(1, n (1 + n_error)), not rounded, set again at each
+#                          start time (tcpsim's red_n, n_source "exact" or "scaled")
+#   red=MIN/MAX            RED's thresh_/maxthresh_ (dumbbell, queue=red)
+#   beta=3  n_error=0      red_n's beta and relative error of n
+#   red_n_update=reset|thresh  how red_n changes ns-2's thresholds: reset (the queue's
+#                          reset, keeping its packets and average: below), or thresh
+#                          (only set thresh_/maxthresh_, which a running ns-2.35 RED
+#                          ignores: kept for tests/test_ns2_doc000.py to show it)
 #   red_at=none|r1|r3|all  (e5) the routers whose data-direction queues run RED, with
 #                          thresholds min(B, 3n), min(B, 4n) of the n flows through them
 #   weight=0.002|auto      RED's q_weight_ (auto: -1, ns-2.27's default)
+#   max_p=0.1              RED's 1/linterm_ (linterm_ 10; max_p=0.02 is linterm_ 50)
+#   gentle=true|false      RED's gentle_
+#   byte_mode=false|true   RED's queue_in_bytes_ and bytes_ together (ns-2.35's defaults
+#                          are true: average, thresholds and limit in mean_pktsize_ 500
+#                          bytes; ns-2.27's are false)
+#   tick=0.01  min_rto=0.2  initial_rto=3  max_rto=60
+#                          Agent/TCP tcpTick_, minrto_, rtxcur_init_ and maxrto_ (ns-2.35's
+#                          defaults; ns-2.27's are 0.01, 1, 6 and 100000)
+#   initial_window=1  max_window=1000
+#                          Agent/TCP windowInit_ and window_ (the receiver's window)
+#   vegas=ALPHA/BETA       every Vegas agent's v_alpha_/v_beta_ (default 1/3, the
+#                          thesis' Sect. 2.1.2; E6's larger thresholds, e.g. 3/5)
 #   window=A/B             also report each sink's bytes received between A and B s
 #   start_jitter=SECONDS   every flow starts at its start plus a uniform draw from
 #                          [0, SECONDS) of an RNG of its own, on substream seed= (default
@@ -30,17 +51,24 @@
 #                          "flowstart I t=.." says when flow I started
 #   T=SECONDS  seed=N  trace=FILE
 #
-# Every other setting as experiments/000/document.toml's assumptions: 1000-byte packets
-# on the wire (below), windowInit_ 1,
-# window_ 1000, every-packet TCPSink; RED max_p 0.1 (linterm_ 10), gentle_, wait_, packet
-# mode (ns-2.35's use_mark_p_ only acts with ECN here). Output: lib.tcl's report, plus
-# doc000's own lines "flowname I name=S1", "flowstart I t=..", "window0 I bytes=.. seconds=.."
-# and "bottleneck rate_bps=..".
+# The defaults of these arguments are experiments/000/document.toml's assumptions (its
+# main reading); the variant experiments (`variant_of`) pass others. Every other setting
+# as the assumptions: 1000-byte packets on the wire (below), every-packet TCPSink, RED's
+# wait_ (ns-2.35's use_mark_p_ only acts with ECN here). Output: lib.tcl's report, plus
+# doc000's own lines "flowname I name=S1", "flowstart I t=.." (when flow I started),
+# "window0 I bytes=.. seconds=..", "bottleneck rate_bps=..", with queue=red_n one line per threshold setting, "red_n t=.. n=..
+# min_th=.. max_th=.. early_drops=.. drops=.. drops_after=.. qlen=.." (the r1->r2
+# monitor's counts then; drops_after: after the change, which must not drop the packets
+# it holds), and, read back from the objects ns-2 built (so a test can see that an
+# argument arrived), "settings red FROM->TO VAR=VALUE ..." per RED queue and "settings
+# tcp S1 VAR=VALUE ..." per agent.
 source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {exp dumbbell flows reno,reno rate 1.5Mb delay 40ms access 10Mb access_delay 0.4ms limit 20
-               starts "" queue droptail red 4/6 red_at none weight 0.002 window "" start_jitter 0
-               T 100 seed 1 trace ""}
+               starts "" queue droptail red 4/6 red_at none weight 0.002 max_p 0.1 gentle true
+               byte_mode false tick 0.01 min_rto 0.2 initial_rto 3 max_rto 60
+               initial_window 1 max_window 1000 vegas 1/3 window "" start_jitter 0 T 100 seed 1 trace ""
+               beta 3 n_error 0 red_n_update reset}
 foreach a $argv {
     set kv [split $a =]
     if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
@@ -59,15 +87,22 @@ apply_seed_and_trace $ns
 # TCPSink refuses), so Reno carries 960 bytes of payload in 1000 (tcpsim: 1000 + 0).
 Agent/TCP set packetSize_ 1000
 Agent/TCP/Reno set packetSize_ 960
-Agent/TCP set windowInit_ 1
-Agent/TCP set window_ 1000
-Queue/RED set linterm_ 10
-Queue/RED set gentle_ true
+Agent/TCP set windowInit_ $opt(initial_window)
+Agent/TCP set window_ $opt(max_window)
+Agent/TCP set tcpTick_ $opt(tick)
+Agent/TCP set minrto_ $opt(min_rto)
+Agent/TCP set rtxcur_init_ $opt(initial_rto)
+Agent/TCP set maxrto_ $opt(max_rto)
+Queue/RED set linterm_ [expr {1.0 / $opt(max_p)}]
+Queue/RED set gentle_ $opt(gentle)
 Queue/RED set wait_ true
-Queue/RED set queue_in_bytes_ false
-Queue/RED set bytes_ false
+Queue/RED set queue_in_bytes_ $opt(byte_mode)
+Queue/RED set bytes_ $opt(byte_mode)
 Queue/RED set mean_pktsize_ 500
 Queue/RED set q_weight_ [expr {$opt(weight) eq "auto" ? -1 : $opt(weight)}]
+lassign [split $opt(vegas) /] vegas_alpha vegas_beta
+Agent/TCP/Vegas set v_alpha_ $vegas_alpha
+Agent/TCP/Vegas set v_beta_ $vegas_beta
 
 # start_jitter: an RNG of the twin's own (created only with a jitter, so that runs without
 # one create no RNG) on substream number seed= of its stream (ns-2's way to independent
@@ -103,6 +138,8 @@ proc doc000_simplex {ns from to rate delay limit {red ""}} {
         Queue/RED set thresh_ $th
         Queue/RED set maxthresh_ $maxth
         $ns simplex-link $from $to $rate $delay RED
+        global red_queues
+        lappend red_queues [$ns link $from $to]
     }
     $ns queue-limit $from $to $limit
 }
@@ -124,21 +161,84 @@ proc flow_name {cc i} {
 }
 set vegas_seen 0; set reno_seen 0
 
+# red_n's thresholds for N flows started: min(B, beta n'), min(B, (beta + 1) n'),
+# n' = max(1, N (1 + n_error)) (tcpsim's queue/red_n.rs: not rounded, at least 1).
+proc red_n_thresholds {nflows limit} {
+    global opt
+    set n [expr {max(1.0, $nflows * (1.0 + $opt(n_error)))}]
+    return [list $n [expr {min($limit, $opt(beta) * $n)}] [expr {min($limit, ($opt(beta) + 1) * $n)}]]
+}
+
+# ns-2.35's REDQueue uses thresh_ and maxthresh_ only through edp_.th_min, th_max and
+# the slopes v_a .. v_d, which REDQueue::reset() alone computes from them (red.cc): a
+# running queue whose thresh_ is set keeps its old thresholds. reset() also sets the
+# average to 0, count and old to 0, and (Queue::reset) drops every queued packet into
+# the queue's drop target. So the new thresholds are applied by a reset whose drop
+# target is, for that moment, a blocked DropTail that holds the packets in order; they
+# are then handed back to the RED queue in that order (its own reset, whose drop target
+# is the RED queue: they pass RED's enqueue with an average near 0, so none is
+# dropped), and the average is restored. What differs from tcpsim's red_n, which keeps
+# average, count and old: count and old restart (count 0, old 0: the next arrival above
+# min_th counts 1, as after a crossing of min_th), and the average goes through Tcl's
+# string form (double precision). The held packets pass no monitor or trace.
+set red_hold [new Queue/DropTail]
+$red_hold set limit_ 1000000
+$red_hold set blocked_ 1          ;# never sends: a blocked queue only stores
+proc red_n_set {q qm nflows limit} {
+    global ns opt red_hold
+    lassign [red_n_thresholds $nflows $limit] n min_th max_th
+    set before [$qm set pdrops_]
+    set qlen [$qm set pkts_]
+    $q set thresh_ $min_th
+    $q set maxthresh_ $max_th
+    if {$opt(red_n_update) eq "reset"} {
+        set average [$q set ave_]
+        set drop [$q drop-target]
+        $q drop-target $red_hold
+        $q reset
+        $q drop-target $drop
+        $red_hold drop-target $q
+        $red_hold reset
+        $q set ave_ $average
+    }
+    puts "red_n t=[$ns now] n=$n min_th=$min_th max_th=$max_th early_drops=[$qm set epdrops_] drops=$before drops_after=[$qm set pdrops_] qlen=$qlen"
+}
+
 set names {}
+set red_queues {}
 if {$opt(exp) eq "dumbbell"} {
     set flows [split $opt(flows) ,]
     set r1 [$ns node]; set r2 [$ns node]
-    set red [expr {$opt(queue) eq "red" ? $opt(red) : ""}]
     set opt(limit) [string trimright $opt(limit) p]   ;# the sweep's "20p" is 20 packets
+    set starts [expr {$opt(starts) eq "" ? [lrepeat [llength $flows] 0] : [split $opt(starts) ,]}]
+    switch $opt(queue) {
+        droptail { set red "" }
+        red { set red $opt(red) }
+        red_n {
+            # the thresholds of the flows starting at 0 s; the others at their start times
+            set at0 [llength [lsearch -all -exact -real $starts 0]]
+            lassign [red_n_thresholds $at0 $opt(limit)] n min_th max_th
+            set red $min_th/$max_th
+        }
+        default { puts stderr "doc000.tcl: queue must be droptail, red or red_n, not '$opt(queue)'"; exit 2 }
+    }
     doc000_link $ns $r1 $r2 $opt(rate) $opt(delay) $opt(limit) $opt(limit) $red
-    monitor_link $ns $r1 $r2 r1->r2
+    set bottleneck_qm [monitor_link $ns $r1 $r2 r1->r2]
+    if {$opt(queue) eq "red_n"} {
+        set times [lsort -real -unique $starts]
+        foreach t $times {
+            if {$t == 0} { continue }
+            set started [llength [lmap start $starts {expr {$start <= $t ? 1 : [continue]}}]]
+            $ns at $t [list red_n_set [[$ns link $r1 $r2] queue] $bottleneck_qm $started $opt(limit)]
+        }
+    }
     puts "bottleneck rate_bps=[expr {int([bw_parse $opt(rate)])}]"
     set i 0
     foreach cc $flows {
         set s($i) [$ns node]; set d($i) [$ns node]
         doc000_link $ns $s($i) $r1 $opt(access) $opt(access_delay) 50 50
         doc000_link $ns $r2 $d($i) $opt(access) $opt(access_delay) 50 50
-        set start [expr {$opt(starts) eq "" ? 0.0 : [lindex [split $opt(starts) ,] $i]}]
+        set start [lindex $starts $i]
         lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) [jittered $start]] src($i) snk($i)
         $src($i) set fid_ $i
         lappend names [flow_name $cc $i]
@@ -173,6 +273,15 @@ if {$opt(exp) eq "dumbbell"} {
 }
 set nflows [llength $names]
 
+# The settings ns-2 holds, read back from the objects it built.
+foreach link $red_queues {
+    set q [$link queue]
+    puts "settings red [[$link src] id]->[[$link dst] id] [join [lmap v {linterm_ gentle_ wait_ queue_in_bytes_ bytes_ mean_pktsize_ q_weight_ thresh_ maxthresh_} {string cat $v= [$q set $v]}]]"
+}
+for {set i 0} {$i < $nflows} {incr i} {
+    puts "settings tcp [lindex $names $i] [join [lmap v {tcpTick_ minrto_ rtxcur_init_ maxrto_ windowInit_ window_} {string cat $v= [$src($i) set $v]}]]"
+}
+
 # window=A/B: each sink's bytes_ at A and at B
 if {$opt(window) ne ""} {
     lassign [split $opt(window) /] wa wb
@@ -192,7 +301,7 @@ proc finish {} {
     if {$opt(window) ne ""} {
         for {set i 0} {$i < $nflows} {incr i} { puts "window0 $i bytes=[expr {$marked(b,$i) - $marked(a,$i)}] seconds=[expr {$wb - $wa}]" }
     }
-    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight start_jitter} {string cat $k=$opt($k)}]]"
+    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error vegas max_p gentle byte_mode tick min_rto initial_rto max_rto initial_window max_window start_jitter} {string cat $k=$opt($k)}]]"
 }
 $ns at $T "finish"
 $ns run

@@ -62,6 +62,28 @@ proc chain {ns access_rate access_delay rate delay} {
     return $bottleneck
 }
 
+# The trace-line cases (case_delay_cbr, case_linkdown_cbr): the chain
+#   s --100Mb/0.01ms-- r1 --RATE/DELAY, DropTail 1000-- r2 --100Mb/0.01ms-- d
+# with every event traced to TRACEFILE, and CBR_RATE of CBR (1000-byte packets, UDP
+# into a Null agent, no jitter) from s to d from time 0. Sets the globals r1 and r2.
+proc traced_cbr_chain {ns tracefile rate delay cbr_rate} {
+    global r1 r2
+    $ns trace-all [open $tracefile w]
+    set s [$ns node]; set r1 [$ns node]; set r2 [$ns node]; set d [$ns node]
+    $ns duplex-link $s $r1 100Mb 0.01ms DropTail
+    $ns duplex-link $r1 $r2 $rate $delay DropTail
+    $ns duplex-link $r2 $d 100Mb 0.01ms DropTail
+    $ns queue-limit $r1 $r2 1000
+    set udp [new Agent/UDP]; $ns attach-agent $s $udp
+    set null [new Agent/Null]; $ns attach-agent $d $null
+    $ns connect $udp $null
+    set cbr [new Application/Traffic/CBR]
+    $cbr set packetSize_ 1000
+    $cbr set rate_ $cbr_rate
+    $cbr attach-agent $udp
+    $ns at 0.0 "$cbr start"
+}
+
 # The routers of a dumbbell, r1 ==RATE/DELAY, QUEUE== r2 (node ids 0 and 1; duplex-link
 # gives both directions the QUEUE class). Sets the globals r1 and r2.
 proc dumbbell_routers {ns rate delay queue} {

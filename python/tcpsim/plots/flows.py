@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .. import models
 from ..results import PathLike, Results
 from .series import CWND, DELIVERED, _duration, _flow_order, _metric, interval_series, smoothed
 from .style import MAX_LEGEND, legend, _new_axes, _no_data, save, _style, flow_styles, styled
@@ -117,9 +118,53 @@ def plot_goodput_cdf(results, path: Optional[PathLike] = None, *,
     return save(fig, path)
 
 
-#: Markers of the congestion controls in `plot_throughput_delay`, in the order they
-#: first appear.
+#: Markers of the flow groups in `plot_throughput_delay`, in the order they first appear.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+#: What tells flows apart in `plot_throughput_delay`, tried in this order: the flows
+#: table's columns (the families' scenario keys, read from the catalogue) and last the
+#: flow's name.
+_TELLING_APART = (models.family("cc").key, models.family("recovery").key, "name")
+
+
+def _group_keys(flows: pd.DataFrame) -> List[str]:
+    """The columns that group the flows of the throughput–delay scatter: the congestion
+    control, then the loss recovery if flows of one congestion control differ in it (the
+    dumbbell demo: all Reno windows, Reno and NewReno recovery), then the name if that
+    still leaves every flow in one group and there are few enough to list one by one."""
+    present = [c for c in _TELLING_APART if c in flows]
+    if not present:
+        return []
+    keys = [present[0]]
+    for column in present[1:]:
+        groups = flows.groupby([flows[k].astype(str) for k in keys], sort=False)
+        if column == "name":
+            needed = groups.ngroups == 1 and 1 < len(flows) <= MAX_LEGEND
+        else:
+            needed = bool((groups[column].nunique(dropna=False) > 1).any())
+        if needed:
+            keys.append(column)
+    return keys
+
+
+def _group_words(keys: Sequence[str]) -> List[str]:
+    """The legend's words for the grouping columns: the family's title (``loss
+    recovery``), or ``flow`` for the name."""
+    return ["flow" if k == "name" else models.family(k).title for k in keys]
+
+
+def _group_label(keys: Sequence[str], values: Sequence[str]) -> str:
+    """A group named in words: ``reno`` alone, ``reno with newreno loss recovery`` when
+    the loss recovery is what tells it apart, ``reno, reno0`` for a single flow."""
+    words = dict(zip(keys, _group_words(keys)))
+    named = dict(zip(keys, values))
+    label = values[0]
+    recovery = models.family("recovery").key
+    if recovery in named and keys[0] != recovery:
+        label += f" with {named[recovery]} {words[recovery]}"
+    if "name" in named:
+        label += f", {named['name']}"
+    return label
 
 
 @styled
@@ -130,31 +175,41 @@ def plot_throughput_delay(results, path: Optional[PathLike] = None, *,
     as in `plot_goodput_cdf`: the trade-off AQM studies show (a shorter queue lowers the
     delay for a little throughput).
 
-    Flows are told apart by their congestion control (the flows table's ``cc``): one
-    marker each, and with a single run one colour each too; with several runs the colour
-    is the run's. The legend names each (run and) congestion control with its flows."""
+    Flows are grouped by what tells them apart (`_group_keys`): their congestion control
+    (the flows table's ``cc``), then their loss recovery, then their name. One marker per
+    group, and with a single run one colour each too; with several runs the colour is
+    the run's. The legend names each (run and) group in words with its flows."""
     fig, ax = _new_axes(ax, figsize=(7, 4.5))
     runs = _runs(results, labels)
-    ccs: List[str] = []
-    for _, r in runs:
-        if "cc" in r.flows:
-            ccs += [c for c in pd.unique(r.flows["cc"].dropna().astype(str)) if c not in ccs]
+    plotted = [(label, _with_rtt(r.flows)) for label, r in runs]
+    keys = _group_keys(pd.concat([f for _, f in plotted], ignore_index=True)) if plotted else []
+    seen: List[Tuple[str, ...]] = []
+    for _, f in plotted:
+        if keys:
+            seen += [g for g in f[keys].astype(str).itertuples(index=False, name=None) if g not in seen]
     run_colors = flow_styles(len(runs))
-    for i, (label, r) in enumerate(runs):
-        f = r.flows
-        f = f[np.isfinite(f["rtt_mean_s"].astype(float))] if "rtt_mean_s" in f else f.iloc[0:0]
-        groups = f.groupby(f["cc"].astype(str), sort=False) if "cc" in f else [("", f)]
-        for cc, g in groups:
+    for i, (label, f) in enumerate(plotted):
+        groups = f.groupby([f[k].astype(str) for k in keys], sort=False) if keys else [((), f)]
+        for group, g in groups:
             if g.empty:
                 continue
-            k = ccs.index(cc) if cc in ccs else 0
+            group = tuple(group) if isinstance(group, tuple) else (group,)
+            k = seen.index(group) if group in seen else 0
             color = run_colors[i][0] if len(runs) > 1 else f"C{k % 10}"
-            who = ", ".join(w for w in (label, cc) if w)
+            who = ", ".join(w for w in (label, _group_label(keys, group) if keys else "") if w)
             ax.scatter(g["rtt_mean_s"].astype(float) * 1e3, g["goodput_bps"].astype(float) / 1e6,
                        s=36, color=color, marker=MARKERS[k % len(MARKERS)], alpha=0.85,
                        label=f"{who} ({len(g)} flow{'s' if len(g) != 1 else ''})")
     if not ax.collections:
         _no_data(ax, "RTT samples")
     _style(ax, "Throughput and delay per flow", "mean RTT (ms)", "goodput (Mbit/s)", left0=False)
-    legend(ax, "run, congestion control" if len(runs) > 1 else "congestion control")
+    title = ", ".join(_group_words(keys))
+    legend(ax, ", ".join(w for w in ("run" if len(runs) > 1 else "", title) if w) or None)
     return save(fig, path)
+
+
+def _with_rtt(flows: pd.DataFrame) -> pd.DataFrame:
+    """The flows with RTT samples (a mean RTT to plot)."""
+    if "rtt_mean_s" not in flows:
+        return flows.iloc[0:0]
+    return flows[np.isfinite(flows["rtt_mean_s"].astype(float))]

@@ -87,12 +87,12 @@ def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None
     readings = {"tcpsim": evaluate_readings(doc, m, quick=quick)}
     twin = None
     if ns2:
-        from .ns2 import run_ns2
+        from .ns2 import run_ns2, without_twin
 
         table = run_ns2(plan, cache, jobs=jobs or os.cpu_count() or 1, progress=progress)
         m2 = Measurements(table, {})
-        twin = (table, evaluate(doc, m2, quick=quick))
-        readings["ns-2.35"] = evaluate_readings(doc, m2, quick=quick)
+        twin = (table, without_twin(doc, evaluate(doc, m2, quick=quick)))
+        readings["ns-2.35"] = {name: without_twin(doc, vs) for name, vs in evaluate_readings(doc, m2, quick=quick).items()}
     from . import report
 
     rdir = Path(report_dir) if report_dir is not None else cache / "report"

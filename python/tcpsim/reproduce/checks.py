@@ -16,7 +16,9 @@ Kinds (docs/reproducing.md#checks):
   item's mean below every other item's).
 
 Verdicts: ``pass``, ``miss`` or ``not run`` (a measurement is missing: the case could
-not run, e.g. its model is not built in).
+not run, e.g. its model is not built in); on the ns-2 twins' measurements also
+``no twin`` (`NO_TWIN`: the check needs a case that has no twin on purpose, ``ns2 =
+false``; `ns2.without_twin`).
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
 
 from .spec import REASON_KEYS, Check, Citation, Document, Ref, citations, parse_ref
+
+#: The ns-2 verdict of a check on a case without a twin (``ns2 = false``).
+NO_TWIN = "no twin"
 
 #: Spearman correlation a trend needs.
 TREND_RHO = 0.8
@@ -350,28 +355,29 @@ def cited_values(text: str, m: Measurements, twin: Optional[Measurements] = None
     return out, records
 
 
-def stale_reasons(checks: List[Check], m: Measurements) -> List[str]:
-    """What is wrong with the reasons of `checks` (``known_miss``, ``miss_reason``)
-    against measurements `m`: a cited measurement that was not measured, a citation's
-    condition that fails, and a reason naming a counter (`COUNTER_WORDS`: early drops,
-    tail drops, marks, timeouts) without citing that counter with a condition."""
+def stale_reasons(checks: List[Check], m: Measurements, findings: Sequence[str] = ()) -> List[str]:
+    """What is wrong with the reasons of `checks` (``known_miss``, ``miss_reason``) and
+    with the document's `findings` against measurements `m`: a cited measurement that
+    was not measured, a citation's condition that fails, and a text naming a counter
+    (`COUNTER_WORDS`: early drops, tail drops, marks, timeouts) without citing that
+    counter with a condition."""
+    texts = [(f"numbers.toml, check '{c.id}', key '{key}'", c.raw.get(key, ""))
+             for c in checks for key in REASON_KEYS]
+    texts += [(f"document.toml, key 'findings', paragraph {i + 1}", f) for i, f in enumerate(findings)]
     problems = []
-    for c in checks:
-        for key in REASON_KEYS:
-            text = c.raw.get(key, "")
-            if not text:
-                continue
-            where = f"numbers.toml, check '{c.id}', key '{key}'"
-            cits = citations(text)
-            for cit in cits:
-                st = m.stat(cit.ref)
-                if st.n == 0 or math.isnan(st.mean):
-                    problems.append(f"{where}: cites {cit.ref}, which this run did not measure")
-                elif not cit.holds(st.mean):
-                    problems.append(f"{where}: cites {cit.ref} = {fmt(st.mean)}, but the reason needs {cit.condition}")
-            for metric, words in COUNTER_WORDS.items():
-                said = words.search(text)
-                if said and not any(cit.ref.metric == metric and cit.op for cit in cits):
-                    problems.append(f"{where}: speaks of {said.group(0)!r} but cites no {metric} with a condition "
-                                    f"(such as {{EXPERIMENT:CASE@POINT:{metric} > 0}})")
+    for where, text in texts:
+        if not text:
+            continue
+        cits = citations(text)
+        for cit in cits:
+            st = m.stat(cit.ref)
+            if st.n == 0 or math.isnan(st.mean):
+                problems.append(f"{where}: cites {cit.ref}, which this run did not measure")
+            elif not cit.holds(st.mean):
+                problems.append(f"{where}: cites {cit.ref} = {fmt(st.mean)}, but the reason needs {cit.condition}")
+        for metric, words in COUNTER_WORDS.items():
+            said = words.search(text)
+            if said and not any(cit.ref.metric == metric and cit.op for cit in cits):
+                problems.append(f"{where}: speaks of {said.group(0)!r} but cites no {metric} with a condition "
+                                f"(such as {{EXPERIMENT:CASE@POINT:{metric} > 0}})")
     return problems

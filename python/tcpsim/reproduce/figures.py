@@ -5,25 +5,31 @@ report, and the same figure as PDF or SVG when asked (``tcpsim reproduce --forma
 Axes that show a measurement are labelled from `tcpsim.reproduce.labels` (words and
 unit, never the measurement's internal name); the x axis of a sweep is the experiment's
 axis name with its values read as quantities (``"50Mbps"`` -> 50 on an axis in Mb/s).
+
+A figure against time with ``panels`` (`Figure.panels`) draws one panel per case, in
+the document's order and lettered as the document letters them, on shared axes: the
+layout of a thesis' "(a) 5V, drop-tail, (b) 5V, RED, ..." figures.
 """
 
 from __future__ import annotations
 
+import math
 import textwrap
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import matplotlib
+from matplotlib.colors import to_hex
 import numpy as np
 from matplotlib.font_manager import FontProperties
 
 from .. import units
-from ..plots.series import sampling_interval
+from ..plots.series import EARLY_DROPS, OVERFLOW_DROPS, RED_AVERAGE, _metric, sampling_interval
 from ..plots.style import legend, new_figure, styled, to_bytes
 from ..results import load_results
 from .checks import Measurements
 from .labels import measure_label
 from .measures import throughput_series
-from .spec import Experiment, Figure, Ref
+from .spec import PANEL_KINDS, Experiment, Figure, Ref
 
 #: The y axis of each figure kind drawn against time.
 TIME_AXIS_LABELS = {
@@ -54,10 +60,12 @@ def draw(ex: Experiment, fig: Figure, outcome, m: Measurements,
     return {f: to_bytes(figure, f) for f in dict.fromkeys(("png", *formats))}, note
 
 
-def _title(text: str, figure) -> str:
-    """`text` broken into lines that fit across `figure` at the title's font size."""
+def _title(text: str, figure, columns: int = 1) -> str:
+    """`text` broken into lines that fit across `figure` at the title's font size — or
+    across one of its `columns` of panels, for a panel's own title."""
     size = FontProperties(size=matplotlib.rcParams["axes.titlesize"]).get_size_in_points()
-    return textwrap.fill(text, max(20, int(figure.get_figwidth() * 72 / (size * CHAR_WIDTH))))
+    width = figure.get_figwidth() / columns
+    return textwrap.fill(text, max(20, int(width * 72 / (size * CHAR_WIDTH))))
 
 
 @styled
@@ -68,6 +76,15 @@ def _draw(ex: Experiment, fig: Figure, outcome, m: Measurements):
     runs = [(c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed))) for c in cases]
     runs = [(c, d) for c, d in runs if d is not None]
     note = f"seed {seed}" + (f", {ex.axis_name} {fig.at}" if fig.at else "")
+    if fig.panels is not None:
+        # the panels in the figure's order of cases (the document's), not the experiment's
+        ordered = [ex.case(name) for name in fig.cases] if fig.cases else ex.cases
+        lettered = [(letter, c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed)))
+                    for letter, c in zip(fig.panels, ordered)]
+        lettered = [(letter, c, d) for letter, c, d in lettered if d is not None]
+        if fig.kind == "queue":
+            note += "; each drop mark: a monitor interval with drops; legend: the run's drops"
+        return (_panels(fig, lettered), note) if lettered else None
     if fig.kind in TIME_AXIS_LABELS:
         return (_against_time(fig, runs), note) if runs else None
     if fig.kind == "flow_throughput":
@@ -79,6 +96,9 @@ def _draw(ex: Experiment, fig: Figure, outcome, m: Measurements):
         return _critical_window(ex, fig, cases, plan, m)
     if fig.kind == "rounds_to_equilibrium":
         return _rounds_to_equilibrium(ex, fig, cases, plan, m)
+    if fig.kind == "case_bars":
+        drawn = _case_bars(ex, fig, m)
+        return (drawn, f"mean ± SD over {len(plan.seeds)} seed(s)") if drawn is not None else None
     raise ValueError(f"unknown figure kind {fig.kind!r} in {ex.path}")
 
 
@@ -282,3 +302,217 @@ def _rounds_to_equilibrium(ex: Experiment, fig: Figure, cases, plan, m: Measurem
         fig, ex, cases, pts, xs, metric, m, curves, np.linspace(min(ns), max(ns), 50),
         ("n (available bandwidth multiplied by)", "rounds to the new equilibrium (BaseRTTs)"), False,
         f"simulation: seed {plan.seeds[0]}; lines: the paper's analysis, W = {w:g}")
+
+
+# ============================================================================ panels
+
+#: The y axis of each kind of panel (``flow_throughput``: each flow's, as `_flow_throughput`).
+PANEL_AXIS_LABELS = {**TIME_AXIS_LABELS, "flow_throughput": "throughput (Mb/s, 1 s bins)"}
+assert set(PANEL_AXIS_LABELS) == set(PANEL_KINDS), "every panel kind of spec.PANEL_KINDS needs a y label"
+
+#: Colour maps of the flows' congestion controls, taken in the order of the controls'
+#: names (`_control_order`): the flows of one control in shades of one hue, so that a
+#: panel of nine Vegas and one Reno flow reads as two groups, and a control keeps its
+#: hue in every panel and every figure of a document.
+GROUP_COLORMAPS = ("Blues", "Oranges", "Greens", "Purples", "Greys")
+
+#: The drop marks along the top of a queue panel: what they count, colour, marker, and
+#: height in axes fraction. Each mark is one sampling interval with at least one drop
+#: of that kind (the queue's ``early_drops`` / ``overflow_drops`` series, exact counts
+#: per interval); the legend gives the run's total.
+DROP_MARKS = (("overflow", OVERFLOW_DROPS, "drops, buffer full", "tab:red", "|", 0.95),
+              ("early", EARLY_DROPS, "early drops (RED)", "tab:orange", "|", 0.89))
+
+#: A panel's legend names each flow up to this many flows, and each congestion control
+#: beyond (its flows in shades of one hue), so that ten flows do not bury the curves.
+MAX_FLOW_ENTRIES = 5
+
+#: Room above a queue panel's highest sample for the drop marks (its y limit over it).
+QUEUE_HEADROOM = 1.25
+
+
+def _panels(fig: Figure, lettered):
+    """`fig` as one panel per case — `lettered` is (letter, case, run directory) in the
+    document's order — two columns as the document sets (a)(b) side by side, shared
+    time and y axes, each panel titled "(letter) case label"."""
+    n = len(lettered)
+    cols = 2 if n > 1 else 1
+    rows = math.ceil(n / cols)
+    f = new_figure((10 if cols == 2 else 8, 2.5 * rows + 1.1))
+    axes = f.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+    loaded = [(letter, c, load_results(d)) for letter, c, d in lettered]
+    controls = _control_order([res for _, _, res in loaded])
+    top = 0.0
+    for ax, (letter, c, res) in zip(axes.flat, loaded):
+        top = max(top, _panel(ax, fig, res, _flow_colors(res, controls)))
+        ax.set_title(_title(f"({letter}) {c.label}" if letter else c.label, f, cols), loc="left")
+        legend(ax, None, outside=False)
+        for text in (ax.get_legend().get_texts() if ax.get_legend() else ()):
+            text.set_fontsize("small")
+    for k, ax in enumerate(axes.flat):
+        if k >= n:  # an odd number of panels: the last cell stays empty
+            ax.set_visible(False)
+            axes.flat[k - cols].xaxis.set_tick_params(labelbottom=True)
+    if fig.kind == "queue" and top > 0:
+        axes.flat[0].set_ylim(0, top * QUEUE_HEADROOM)
+    elif fig.kind == "utilization":
+        axes.flat[0].set_ylim(0, 1.05)
+    else:
+        axes.flat[0].set_ylim(bottom=0)
+    axes.flat[0].set_xlim(left=0)
+    per = _interval_text(loaded[0][2])
+    f.supxlabel("time (s)")
+    f.supylabel(PANEL_AXIS_LABELS[fig.kind].format(interval=per or "interval"))
+    f.suptitle(_title(fig.caption, f))
+    return f
+
+
+def _interval_text(res) -> str:
+    interval = sampling_interval(res)
+    if not interval:
+        return ""
+    return f"{interval:g} s" if interval >= 1 else f"{interval * 1e3:g} ms"
+
+
+def _panel(ax, fig: Figure, res, colors: Dict[str, str]) -> float:
+    """Draws one run's `fig.kind` in `ax`; returns the highest queue sample (0 for other
+    kinds)."""
+    kind = fig.kind
+    tcp = list(res.flows.loc[res.flows["type"] == "tcp", "name"])
+    if kind == "queue":
+        return _queue_panel(ax, res, fig.extra.get("queue") or _bottleneck(res))
+    if kind == "utilization":
+        u = res.series("utilization", [_bottleneck(res)])
+        if not u.empty:
+            ax.step(u.index, u.iloc[:, 0].values, where="pre", lw=1.0)
+    elif kind == "throughput":
+        s = throughput_series(res, tcp).sum(axis=1)
+        ax.plot(s.index, s.values, lw=1.1)
+    else:
+        wide = _from_start(res, throughput_series(res, tcp) if kind == "flow_throughput" else res.series("cwnd", tcp))
+        drawn = [n for n in tcp if n in wide.columns]
+        labels = _flow_labels(res) if len(drawn) <= MAX_FLOW_ENTRIES else _control_labels(res, drawn)
+        for name in drawn:
+            ax.plot(wide.index, wide[name].values, color=colors.get(name), lw=0.9, label=labels.get(name, "_"))
+    return 0.0
+
+
+def _queue_panel(ax, res, queue: str) -> float:
+    """The length of `queue` (the figure's ``queue = "r1->r2"``, else the bottleneck),
+    RED's average queue when the queue is RED, and a mark along the top for every
+    sampling interval in which the queue dropped (overflow and early drops in rows of
+    their own): the document's "queue size and drop times"."""
+    q = res.series("queue_pkts", [queue])
+    if q.empty:
+        sampled = sorted(res.timeseries.loc[res.timeseries["metric"] == "queue_pkts", "entity"].unique())
+        raise ValueError(f"the queue figure asks for queue {queue!r}, which the run did not sample "
+                         f"(sampled: {', '.join(sampled) or 'none'}; [base.monitor] queues)")
+    ax.plot(q.index, q.iloc[:, 0].values, color="C0", lw=0.8)  # the y axis says what it is
+    average = _metric(res, RED_AVERAGE)
+    avg = res.series(average, [queue]) if average else q.iloc[0:0]
+    if not avg.empty:
+        ax.plot(avg.index, avg.iloc[:, 0].values, color="k", ls="--", lw=1.1, label="RED average")
+    if _drop_marks(ax, res, queue) == 0:
+        ax.text(0.98, DROP_MARKS[0][-1], "no drops", transform=ax.transAxes, ha="right",
+                va="center", color="0.35", fontsize="small")
+    return float(q.iloc[:, 0].max())
+
+
+def _drop_marks(ax, res, queue: str) -> int:
+    """Marks the drop times of `queue` along the top of `ax` (`DROP_MARKS`); returns how
+    many intervals were marked."""
+    trans = ax.get_xaxis_transform()  # x in data, y in axes fraction
+    marked = 0
+    for _, candidates, label, color, marker, y in DROP_MARKS:
+        metric = _metric(res, candidates)
+        counts = res.series(metric, [queue]) if metric else None
+        if counts is None or counts.empty:
+            continue
+        per = counts.iloc[:, 0].fillna(0)
+        hits = per[per > 0]
+        if hits.empty:
+            continue
+        ax.plot(hits.index, np.full(len(hits), y), ls="none", marker=marker, ms=6, mew=1.0, color=color,
+                transform=trans, label=f"{label}: {int(hits.sum()):,}")
+        marked += len(hits)
+    return marked
+
+
+def _from_start(res, wide):
+    """`wide` (one column per flow) without the samples before each flow starts: a
+    window sampled before its flow sends (its initial value) is not a window in use, and
+    the zero throughput of a flow not yet started would bury the others' curves at 0."""
+    starts = res.flows.set_index("name")["start_s"].astype(float)
+    t = wide.index.to_numpy(dtype=float)
+    return wide.apply(lambda col: col.where(t >= starts.get(col.name, 0.0)))
+
+
+def _flow_labels(res) -> Dict[str, str]:
+    """Each TCP flow's legend entry: its name, with its congestion control when the name
+    does not say it ("S1 (vegas)"; "Vegas1" as it is)."""
+    tcp = res.flows.loc[res.flows["type"] == "tcp"]
+    return {name: name if (not cc or cc.lower() in name.lower()) else f"{name} ({cc})"
+            for name, cc in zip(tcp["name"], tcp["cc"].fillna("").astype(str))}
+
+
+def _control_labels(res, drawn: List[str]) -> Dict[str, str]:
+    """One legend entry per congestion control, on its middle flow (the shade between
+    its darkest and lightest): "vegas: Vegas1-Vegas8" for a run of many flows (a range
+    only when the control's flows follow one another in the flows table)."""
+    tcp = res.flows.loc[res.flows["type"] == "tcp"].set_index("name")
+    out: Dict[str, str] = {}
+    for cc in dict.fromkeys(tcp.loc[drawn, "cc"].fillna("").astype(str)):
+        names = [n for n in drawn if str(tcp.at[n, "cc"]) == cc]
+        places = [drawn.index(n) for n in names]
+        consecutive = len(names) > 2 and places == list(range(places[0], places[0] + len(names)))
+        which = f"{names[0]}-{names[-1]}" if consecutive else ", ".join(names)
+        out[names[len(names) // 2]] = f"{cc}: {which}"
+    return out
+
+
+def _control_order(runs) -> List[str]:
+    """The congestion controls of the TCP flows of `runs`, by name: a control keeps its
+    hue in every figure of a document whichever flow comes first."""
+    return sorted({str(cc) for res in runs for cc in res.flows.loc[res.flows["type"] == "tcp", "cc"].fillna("")})
+
+
+def _flow_colors(res, controls: List[str]) -> Dict[str, str]:
+    """Each TCP flow of `res`: its colour, a shade of its control's hue (the control's
+    place in `controls` picks the `GROUP_COLORMAPS` map), darkest first."""
+    tcp = res.flows.loc[res.flows["type"] == "tcp"]
+    colors: Dict[str, str] = {}
+    for cc in controls:
+        names = list(tcp.loc[tcp["cc"].fillna("").astype(str) == cc, "name"])
+        cmap = matplotlib.colormaps[GROUP_COLORMAPS[controls.index(cc) % len(GROUP_COLORMAPS)]]
+        shades = np.linspace(0.95, 0.45, len(names)) if len(names) > 1 else [0.75]
+        colors.update({n: to_hex(cmap(x)) for n, x in zip(names, shades)})
+    return colors
+def _case_bars(ex: Experiment, fig: Figure, m: Measurements):
+    """``case_bars``: each metric of `fig.metrics` in a panel, cases side by side as bars,
+    mean ± SD over seeds, in groups: ``groups = [{ label, cases = ["EXPERIMENT:CASE", ...]
+    }, ...]`` (a case may be of another experiment of the document), the i-th case of
+    every group one bar labelled ``bars[i]`` in one colour (document 000's E6: each fix,
+    by mix)."""
+    bars = [str(b) for b in fig.extra.get("bars", [])]
+    groups = fig.extra.get("groups", [])
+    if not fig.metrics or not bars or not groups or any(len(g.get("cases", [])) != len(bars) for g in groups):
+        raise ValueError(f"figure {fig.id} in {ex.path}: 'case_bars' needs metrics, bars and groups "
+                         f"whose cases (EXPERIMENT:CASE) are one per bar")
+    stats = {metric: [[m.stat(Ref(*str(c).split(":", 1), None, metric)) for c in g["cases"]] for g in groups]
+             for metric in fig.metrics}
+    if not any(st.n for rows in stats.values() for row in rows for st in row):
+        return None
+    f = new_figure((max(6.4, 1.2 + 0.45 * len(bars) * len(groups)), 0.4 + 3.6 * len(fig.metrics)))
+    axes = f.subplots(len(fig.metrics), 1, sharex=True, squeeze=False)[:, 0]
+    width = 0.8 / len(bars)
+    xs = np.arange(len(groups))
+    for ax, (metric, rows) in zip(axes, stats.items()):
+        for i, label in enumerate(bars):
+            column = [row[i] for row in rows]
+            ax.bar(xs + (i - (len(bars) - 1) / 2) * width, [s.mean if s.n else np.nan for s in column], width,
+                   yerr=[s.sd if s.n else 0.0 for s in column], capsize=2, label=label)
+        ax.set_ylabel(textwrap.fill(measure_label(metric), 28))
+    axes[-1].set_xticks(xs, [str(g.get("label", "")) for g in groups])
+    legend(axes[0], None, outside=True)
+    f.suptitle(_title(fig.caption, f))
+    return f

@@ -35,7 +35,8 @@ Metric names (docs/reproducing.md#metrics):
   fairness with RED) tabulates them (`group_measures`): ``flow_kbps.NAME`` (one flow's
   throughput in Kb/s, the thesis' unit), ``cc_mean_kbps.CC`` (the mean
   throughput of the flows whose ``cc`` is CC, Kb/s), ``vegas_reno_ratio`` (the mean Vegas
-  throughput over the mean Reno throughput: the thesis' "fairness", not Jain's index),
+  throughput over the mean Reno throughput: the thesis' "fairness", not Jain's index;
+  a Vegas variant that replaces Vegas in the run counts as Vegas),
   ``total_kbps`` (the TCP flows' throughputs summed) and ``utilization_total`` (that sum
   over the rate of the busiest link direction, the one that sent the most bytes);
   ``flow_rtt_min_ms.NAME`` and ``flow_rtt_mean_ms.NAME`` (one flow's smallest and mean RTT
@@ -213,9 +214,13 @@ def _queue_tag(link: str) -> str:
 
 
 def _vegas_reno_ratio(means: Dict[str, float]) -> float:
-    """The thesis' fairness: mean Vegas over mean Reno throughput; NaN without both."""
-    v, r = means.get("vegas"), means.get("reno")
-    return v / r if v is not None and r and r > 0 else float("nan")
+    """The thesis' fairness: mean Vegas over mean Reno throughput. "Vegas" is the one
+    window control beside Reno in the run: Vegas itself, or a variant that replaces it
+    (NewVegas, Vegas-A, Vegas+: experiment E6, the end-host fixes of the thesis' Sect.
+    2.2). NaN without Reno, or without exactly one other window control."""
+    others = [cc for cc in means if cc != "reno"]
+    r = means.get("reno")
+    return means[others[0]] / r if len(others) == 1 and r and r > 0 else float("nan")
 
 
 def _busiest_link(res: Results) -> Any:

@@ -39,6 +39,7 @@ the 1000-byte payloads), ``tcp_retransmits`` and ``tcp_timeouts`` (each agent's
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -54,8 +55,10 @@ import pandas as pd
 from .. import units
 from .._progress import Counter
 from ..results import _atomic_write
+from .checks import NO_TWIN
 from .measures import read_trace, trace_measures
 from .runner import run_in_processes
+from .spec import parse_ref
 
 #: The repository root: twin scripts are named relative to it.
 REPO = Path(__file__).resolve().parents[3]
@@ -209,6 +212,30 @@ def group_measures_from(lines: List[str], seconds: float) -> Dict[str, float]:
             out[f"queue_arrivals.{tag}"] = q["arrivals"]
             out[f"queue_drops.{tag}"] = q["drops"]
     return out
+
+
+def without_twin(doc, verdicts: List[Any]) -> List[Any]:
+    """`verdicts` evaluated on the twins' measurements, with each check that could not
+    run because it refers to a case without a twin (``ns2 = false``,
+    `spec.Case.no_twin`) marked `NO_TWIN` rather than "not run": the report then says
+    that ns-2 has nothing to compare there, not that a measurement went missing."""
+    out = []
+    for v in verdicts:
+        raw = v.check.raw
+        refs = [parse_ref(r) for r in [*raw.get("items", []), *(raw[k] for k in ("ours", "series") if k in raw)]]
+        lone = [f"{r.experiment}/{r.case}" for r in refs if _no_twin(doc, r.experiment, r.case)]
+        if v.verdict == "not run" and lone:
+            v = dataclasses.replace(v, verdict=NO_TWIN, reason=f"{lone[0]} has no ns-2 twin (ns2 = false in its "
+                                                               "experiment file)")
+        out.append(v)
+    return out
+
+
+def _no_twin(doc, experiment: str, case: str) -> bool:
+    try:
+        return doc.experiment(experiment).case(case).no_twin
+    except KeyError:
+        return False
 
 
 def run_twin(args: List[str]) -> Dict[str, Any]:

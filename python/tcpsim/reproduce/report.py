@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pandas as pd
 
 from ..results import _atomic_write
-from .checks import Measurements, Verdict, cited_values, fmt, short_error, stale_reasons, summary
+from .checks import NO_TWIN, Measurements, Verdict, cited_values, fmt, short_error, stale_reasons, summary
 from .figures import draw
 from .spec import CHECK_KINDS, Document, parse_ref
 
@@ -91,7 +91,7 @@ def to_html(blocks: List[Block], title: str) -> str:
             for r in b.rows:
                 cells = []
                 for c in r:
-                    cls = {"pass": "pass", "miss": "miss", "not run": "notrun"}.get(c, "")
+                    cls = {"pass": "pass", "miss": "miss", "not run": "notrun", "no twin": "notrun"}.get(c, "")
                     cells.append(f'<td class="{cls}">{_inline(c)}</td>' if cls else f"<td>{_inline(c)}</td>")
                 rows.append("<tr>" + "".join(cells) + "</tr>")
             out.append(f"<table{attr}><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in b.header)
@@ -115,14 +115,15 @@ def _inline(text: str) -> str:
 
 def agreement(ours: List[Verdict], theirs: List[Verdict]) -> Dict[str, Any]:
     """How the checks evaluated on the ns-2.35 twins compare with ours, over the checks
-    ns-2 could evaluate (its verdict is not "not run"): ``compared``, ``same`` (same
+    ns-2 could evaluate (its verdict is neither "not run" nor "no twin", `checks.NO_TWIN`):
+    ``compared``, ``same`` (same
     verdict), ``ns2_passed``, ``ours_passed``, ``differ`` (the check ids that differ) and
     ``per_kind`` (kind -> the same four counts)."""
     by_id = {v.check.id: v for v in theirs}
     out: Dict[str, Any] = {"compared": 0, "same": 0, "ns2_passed": 0, "ours_passed": 0, "differ": [], "per_kind": {}}
     for v in ours:
         t = by_id.get(v.check.id)
-        if t is None or t.verdict == "not run":
+        if t is None or t.verdict in ("not run", NO_TWIN):
             continue
         k = out["per_kind"].setdefault(v.check.kind, {"compared": 0, "same": 0, "ns2_passed": 0, "ours_passed": 0})
         for d in (out, k):
@@ -173,11 +174,16 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     rows = [[r.kind, str(r.passed), str(r.missed), str(r.not_run), str(r.total)] for r in s.itertuples()]
     rows.append(["all", str(s.passed.sum()), str(s.missed.sum()), str(s.not_run.sum()), str(s.total.sum())])
     B.append(Block("table", header=["kind", "passed", "missed", "not run", "total"], rows=rows, css="summary"))
-    stale = stale_reasons([v.check for v in verdicts], m)
+    stale = stale_reasons([v.check for v in verdicts], m, doc.findings)
     if stale:
         B.append(Block("p", "Reasons that do not fit this run's measurements (a cited measurement missing or "
                             "off its condition, or a counter named without its value): rewrite them."))
         B.append(Block("ul", items=stale))
+    if doc.findings:
+        # document.toml's findings, each citation shown with its value on this run
+        B.append(Block("h", "Findings"))
+        for text in doc.findings:
+            B.append(Block("p", cited_values(text, m, m2)[0]))
     if plan.unavailable:
         B.append(Block("p", "Cases that could not run (their checks are 'not run'):"))
         B.append(Block("ul", items=[f"{e}/{c}: {short_error(msg)}" for (e, c), msg in plan.unavailable.items()]))
@@ -219,7 +225,10 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
         for c in ex.cases:
             state = plan.unavailable.get((ex.name, c.name))
             sets = ", ".join(f"{k} = {json.dumps(v)}" for k, v in c.set.items()) or "(the base)"
-            case_rows.append([c.name, c.label, sets, c.reading or "", "could not run: " + short_error(state) if state else "ran"])
+            ran = "could not run: " + short_error(state) if state else "ran"
+            if ns2 and c.no_twin:
+                ran += "; no ns-2 twin (ns2 = false)"
+            case_rows.append([c.name, c.label, sets, c.reading or "", ran])
         B.append(Block("table", header=["case", "label", "sets", "reading", "state"], rows=case_rows))
         vals = [v for v in doc.values if v.ours and parse_ref(v.ours).experiment == ex.name]
         if vals:
@@ -245,7 +254,7 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
                 header[6:6] = ["ns-2.35", "ns-2.35 verdict"]
                 for vd, row in zip(exv, rows):
                     t = twin.get(vd.check.id)
-                    row[6:6] = [_ns2_words(t.detail or t.ours) if t and t.verdict != "not run" else "—",
+                    row[6:6] = [_ns2_words(t.detail or t.ours) if t and t.verdict not in ("not run", NO_TWIN) else "—",
                                 t.verdict if t else "not run"]
             B.append(Block("table", header=header, rows=rows))
         for fig in ex.figures:
@@ -299,7 +308,7 @@ def _readings_blocks(doc: Document, verdicts: List[Verdict],
     for name in readings["tcpsim"]:
         row = [name]
         for sim in sims:
-            vs = [v for v in readings[sim].get(name, []) if v.verdict != "not run"]
+            vs = [v for v in readings[sim].get(name, []) if v.verdict not in ("not run", NO_TWIN)]
             row.append(f"{sum(v.verdict == 'pass' for v in vs)}/{len(vs)}")
             o = [v for v in vs if v.check.kind == "ordering"]
             row.append(f"{sum(v.verdict == 'pass' for v in o)}/{len(o)}")

@@ -10,6 +10,7 @@ list of values), a ``[experiment.quick]`` table of overrides for ``--quick``, an
 from __future__ import annotations
 
 import copy
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,10 @@ from .._core import ScenarioError
 #: Check kinds (docs/reproducing.md#checks).
 CHECK_KINDS = ("value", "ratio", "ordering", "trend", "shape")
 
+#: Figure kinds drawn against time that may be laid out as panels, one per case
+#: (``panels`` in a ``[[figure]]``; docs/reproducing.md#figures).
+PANEL_KINDS = ("throughput", "flow_throughput", "cwnd", "queue", "utilization")
+
 
 def experiments_root() -> Path:
     """The repository's ``experiments/`` directory (next to ``python/``)."""
@@ -39,6 +44,9 @@ class Case:
     reading: str = ""
     #: The case's arguments of the experiment's ns-2 twin (None: no twin of this case).
     ns2: Optional[List[str]] = None
+    #: The case has no twin on purpose (``ns2 = false`` in an experiment with a twin,
+    #: e.g. a model ns-2 lacks): the report says "no twin" for its checks.
+    no_twin: bool = False
 
 
 @dataclass
@@ -60,6 +68,10 @@ class Figure:
     metrics: List[str] = field(default_factory=list)
     #: Keys of the figure table that only its kind reads (e.g. ``n``, ``window``).
     extra: Dict[str, Any] = field(default_factory=dict)
+    #: One panel per case, in the order of `cases`, each titled with its letter here
+    #: ("" for a panel the document does not letter) and the case's label; None: the
+    #: cases drawn together in one axes.
+    panels: Optional[List[str]] = None
 
 
 @dataclass
@@ -154,6 +166,9 @@ class Document:
     checks: List[Check]
     #: Why the ns-2.35 twins and tcpsim may part (shown with --ns2), if known.
     ns2_note: str = ""
+    #: What the runs found about the document as a whole, one paragraph each, written
+    #: after a run; they cite the measurements they rest on (`Citation`), as reasons do.
+    findings: List[str] = field(default_factory=list)
 
     def experiment(self, name: str) -> Experiment:
         for e in self.experiments:
@@ -303,9 +318,11 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{where}, key 'experiment.cases.{name}.{bad[0]}': unknown key "
                                 "(expected label, set, reading, ns2)")
         ns2 = c.get("ns2")
-        if ns2 is not None:
+        no_twin = ns2 is False
+        if ns2 is not None and not no_twin:
             ns2 = _ns2_args(ns2, f"{where}, key 'experiment.cases.{name}.ns2'")
-        cases.append(Case(name, c.get("label", name), dict(c.get("set", {})), c.get("reading", ""), ns2))
+        cases.append(Case(name, c.get("label", name), dict(c.get("set", {})), c.get("reading", ""),
+                          None if no_twin else ns2, no_twin))
     e = Experiment(
         name=path.stem, path=path, title=_need(ex, "title", where), section=ex.get("section", ""),
         base=base, cases=cases, reading=ex.get("reading", ""), variant_of=ex.get("variant_of", ""),
@@ -359,29 +376,74 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{tw}, key 'axis': expected the name of a script argument, such as \"cbr\"")
         e.ns2 = Ns2Twin(script, _ns2_args(twin.get("args", []), f"{tw}, key 'args'"), axis)
     if e.ns2 is None:
-        lone = [c.name for c in cases if c.ns2 is not None]
+        lone = [c.name for c in cases if c.ns2 is not None or c.no_twin]
         if lone:
             raise ScenarioError(f"{where}, key 'experiment.cases.{lone[0]}.ns2': the experiment has no "
                                 "[experiment.ns2] table naming the twin script")
+    else:
+        # in an experiment with a twin, a case without one says so: no silent gap
+        silent = [c.name for c in cases if c.ns2 is None and not c.no_twin]
+        if silent:
+            raise ScenarioError(f"{where}, key 'experiment.cases.{silent[0]}.ns2': missing; the experiment has an "
+                                "ns-2 twin, so each case gives its twin arguments (a list, [] for none) or "
+                                "ns2 = false for a case ns-2 cannot run (the report shows it as 'no twin')")
     tr = ex.get("trace")
     if tr is not None:
         e.trace_links = list(_need(tr, "links", f"{where}, [experiment.trace]", list))
         e.trace_at = list(tr["at"]) if "at" in tr else None
-    e.figures = _figures(doc, where)
+    e.figures = _figures(doc, path, [c.name for c in cases])
     return e
 
 
-def _figures(doc: Dict[str, Any], where: str) -> List[Figure]:
-    """The [[figure]] tables of an experiment file."""
+#: Keys every [[figure]] may have; the others are its kind's own (`Figure.extra`).
+FIGURE_KEYS = ("id", "caption", "kind", "at", "cases", "metrics", "panels")
+
+
+def _figures(doc: Dict[str, Any], path: Path, case_names: List[str]) -> List[Figure]:
+    """The [[figure]] tables of an experiment file, whose cases are `case_names`."""
     out = []
     for i, f in enumerate(doc.get("figure", [])):
-        fw = f"{where}, figure[{i}]"
-        out.append(Figure(
+        fw = f"{path}, figure[{i}]"
+        fig = Figure(
             id=_need(f, "id", fw), caption=_need(f, "caption", fw), kind=_need(f, "kind", fw),
             at=f.get("at"), cases=f.get("cases"), metrics=list(f.get("metrics", [])),
-            extra={k: v for k, v in f.items() if k not in ("id", "caption", "kind", "at", "cases", "metrics")},
-        ))
+            extra={k: v for k, v in f.items() if k not in FIGURE_KEYS},
+        )
+        if "panels" in f:
+            fig.panels = _panel_letters(f["panels"], fig, fig.cases or case_names, case_names, path, i)
+        out.append(fig)
     return out
+
+
+def _panel_letters(value: Any, fig: Figure, drawn: List[str], case_names: List[str], path: Path,
+                   index: int) -> Optional[List[str]]:
+    """The letters of the panels of `fig` from its ``panels`` key: ``true`` letters the
+    cases drawn (`drawn`) a, b, c, ... in their order, as a document letters the panels
+    of a figure; a list gives each its letter (the document's own, such as ["a", "c",
+    "e"] for the drop-tail panels of a figure whose RED panels are elsewhere, or "" for a
+    panel the document has not); ``false`` is one axes. A ScenarioError names the file,
+    line, figure and key on a bad value."""
+    line = _key_line(path, "figure", index, "panels")
+    where = f"{path}" + (f", line {line}" if line else "") + f", figure[{index}] {fig.id!r}, key 'panels'"
+    if value is False:
+        return None
+    if fig.kind not in PANEL_KINDS:
+        raise ScenarioError(f"{where}: figure kind {fig.kind!r} has no panel layout (panels are for "
+                            f"{', '.join(PANEL_KINDS)})")
+    unknown = [c for c in drawn if c not in case_names]
+    if unknown:
+        raise ScenarioError(f"{where}: the figure's cases name {unknown[0]!r}, which is not a case of the "
+                            f"experiment (its cases: {', '.join(case_names)})")
+    if value is True:
+        if len(drawn) > 26:
+            raise ScenarioError(f"{where}: {len(drawn)} panels are more than the letters a-z; "
+                                "give the letters as a list")
+        return [chr(ord("a") + k) for k in range(len(drawn))]
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value) and len(value) == len(drawn)):
+        raise ScenarioError(f"{where}: expected true, false, or a list of {len(drawn)} panel letters, one per "
+                            f"case drawn ({', '.join(drawn)}), such as {json.dumps([chr(ord('a') + k) for k in range(len(drawn))])} "
+                            "(\"\" for a panel the document does not letter)")
+    return list(value)
 
 
 #: Keys of a variant that inherits its experiment (``variant_of`` without ``[base]``).
@@ -426,7 +488,7 @@ def _load_variant(path: Path, doc: Dict[str, Any], seen: Tuple[Path, ...]) -> Ex
         c.set = {**sets, **c.set}
     if e.ns2 is not None:
         e.ns2.args = e.ns2.args + _ns2_args(ex.get("ns2_args", []), f"{where}, key 'experiment.ns2_args'")
-    e.figures = _figures(doc, where)
+    e.figures = _figures(doc, path, [c.name for c in e.cases])
     return e
 
 
@@ -473,7 +535,7 @@ def load_document(doc: str, root: Optional[Path] = None) -> Document:
         id=str(m.get("id", d.name)), path=d, title=_need(m, "title", where), short=m.get("short", d.name),
         citation=_need(m, "citation", where), seeds=int(m.get("seeds", 1)),
         assumptions=list(m.get("assumptions", [])), experiments=experiments, values=values, checks=checks,
-        ns2_note=str(m.get("ns2_note", "")),
+        ns2_note=str(m.get("ns2_note", "")), findings=_findings(m.get("findings", []), where),
     )
     _check_refs(document)
     return document
@@ -510,9 +572,25 @@ def _key_line(path: Path, array: str, index: int, key: str) -> Optional[int]:
     return None
 
 
+def _findings(value: Any, where: str) -> List[str]:
+    if not (isinstance(value, list) and all(isinstance(f, str) and f.strip() for f in value)):
+        raise ScenarioError(f"{where}, key 'findings': expected a list of paragraphs (strings), such as "
+                            "[\"No reading reproduces ... ({e2:v4r1_red:vegas_reno_ratio})\"]")
+    return list(value)
+
+
 def _check_refs(doc: Document) -> None:
-    """Every reference in numbers.toml names an experiment, case and axis value that
-    exist, so a typo fails at once rather than as a check that never runs."""
+    """Every reference in numbers.toml (and every citation in document.toml's findings)
+    names an experiment, case and axis value that exist, so a typo fails at once rather
+    than as a check that never runs."""
+    for i, text in enumerate(doc.findings):
+        where = f"document.toml, key 'findings', paragraph {i + 1}"
+        try:
+            cited = citations(text)
+        except ValueError as e:
+            raise ScenarioError(f"{where}: {e}") from None
+        for cit in cited:
+            _check_ref(doc, str(cit.ref), where)
     ids = {v.id for v in doc.values}
     for v in doc.values:
         if v.ours:

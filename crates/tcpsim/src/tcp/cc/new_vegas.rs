@@ -34,8 +34,8 @@
 //!   (and the first after a loss) only records RTTold and Wold.
 //! - No upper bound on α (the text gives none); α never falls below α0.
 
-use super::vegas::{RttTrend, Vegas, VegasParams};
-use super::{AckEvent, CcHooks, CcView, CongestionControl};
+use super::vegas::{vegas_core_methods, RttTrend, Vegas, VegasParams};
+use super::{CcView, CongestionControl};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::tcp::cc::CcModel;
 
@@ -125,37 +125,7 @@ impl CongestionControl for NewVegas {
         "new_vegas"
     }
 
-    fn hooks(&self) -> CcHooks {
-        CcHooks { any_ack: true, duplicate_ack: false, round: false, send: false }
-    }
-
-    fn wants_send_times(&self) -> bool {
-        true
-    }
-
-    fn ns2_vegas_ring(&self) -> bool {
-        true
-    }
-
-    fn on_any_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
-        self.core.on_any_ack(view, ack);
-    }
-
-    fn on_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
-        if self.core.round_ends(ack.info.ack) {
-            self.evaluate_round(view);
-        }
-        self.core.grow_on_ack(view);
-        self.core.sample_ack(view, ack);
-    }
-
-    fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {
-        self.core.packet_timed_out(view, seq)
-    }
-
-    fn reduced_window(&mut self, view: &CcView, flight_window: f64) -> f64 {
-        self.core.reduced_window(view, flight_window)
-    }
+    vegas_core_methods!(on_ack, reduced_window);
 
     fn on_recovery_start(&mut self, view: &mut CcView) {
         self.core.on_recovery_start(view);

@@ -57,8 +57,8 @@
 //! window on the ACK after the first, so a packet-level run loses the first round's first
 //! increment: 2, 2.5, 3.5, 5, … rather than Table 1's fluid 2, 3, 4.5, 6.75.
 
-use super::vegas::{Vegas, VegasParams};
-use super::{AckEvent, CcHooks, CcView, CongestionControl, Window};
+use super::vegas::{vegas_core_methods, Vegas, VegasParams};
+use super::{AckEvent, CcView, CongestionControl, Window};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::tcp::cc::CcModel;
 
@@ -268,21 +268,7 @@ impl CongestionControl for QuickVegas {
         "quick_vegas"
     }
 
-    fn hooks(&self) -> CcHooks {
-        CcHooks { any_ack: true, duplicate_ack: false, round: false, send: false }
-    }
-
-    fn wants_send_times(&self) -> bool {
-        true
-    }
-
-    fn ns2_vegas_ring(&self) -> bool {
-        true
-    }
-
-    fn on_any_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
-        self.core.on_any_ack(view, ack);
-    }
+    vegas_core_methods!();
 
     fn on_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
         let acked = ack.info.ack;
@@ -298,10 +284,6 @@ impl CongestionControl for QuickVegas {
             view.set_cwnd(view.cwnd() + self.incr);
         }
         self.core.sample_ack(view, ack);
-    }
-
-    fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {
-        self.core.packet_timed_out(view, seq)
     }
 
     fn reduced_window(&mut self, view: &CcView, flight_window: f64) -> f64 {

@@ -434,6 +434,66 @@ pub(crate) fn ns2_round(x: f64) -> i64 {
     (x + 0.5).trunc() as i64
 }
 
+/// The `CongestionControl` methods of a model built on this Vegas core (a field `core:
+/// Vegas`) that are the core's own, written once here for the four variants (NewVegas,
+/// Vegas-A, Vegas+, Quick Vegas) instead of forwarded one by one in each. Used inside
+/// the variant's `impl CongestionControl`; it always yields the parts every variant
+/// shares (ACK hook only, ns-2's send-time ring, the core's RTT bookkeeping and its
+/// fine-grained timeout) and, for each name listed, the core's version of that method:
+/// `on_ack` (the round's evaluation by the variant's own `evaluate_round`, then Vegas'
+/// per-ACK growth), `reduced_window`, `on_recovery_start`, `on_timeout`. A variant that
+/// changes one of these writes it out instead.
+macro_rules! vegas_core_methods {
+    (@method on_ack) => {
+        fn on_ack(&mut self, view: &mut $crate::tcp::cc::CcView, ack: &$crate::tcp::cc::AckEvent) {
+            if self.core.round_ends(ack.info.ack) {
+                self.evaluate_round(view);
+            }
+            self.core.grow_on_ack(view);
+            self.core.sample_ack(view, ack);
+        }
+    };
+    (@method reduced_window) => {
+        fn reduced_window(&mut self, view: &$crate::tcp::cc::CcView, flight_window: f64) -> f64 {
+            self.core.reduced_window(view, flight_window)
+        }
+    };
+    (@method on_recovery_start) => {
+        fn on_recovery_start(&mut self, view: &mut $crate::tcp::cc::CcView) {
+            self.core.on_recovery_start(view);
+        }
+    };
+    (@method on_timeout) => {
+        fn on_timeout(&mut self, view: &mut $crate::tcp::cc::CcView) {
+            self.core.on_timeout(view);
+        }
+    };
+    ($($method:ident),* $(,)?) => {
+        fn hooks(&self) -> $crate::tcp::cc::CcHooks {
+            $crate::tcp::cc::CcHooks { any_ack: true, duplicate_ack: false, round: false, send: false }
+        }
+
+        fn wants_send_times(&self) -> bool {
+            true
+        }
+
+        fn ns2_vegas_ring(&self) -> bool {
+            true
+        }
+
+        fn on_any_ack(&mut self, view: &mut $crate::tcp::cc::CcView, ack: &$crate::tcp::cc::AckEvent) {
+            self.core.on_any_ack(view, ack);
+        }
+
+        fn packet_timed_out(&self, view: &$crate::tcp::cc::CcView, seq: i64) -> bool {
+            self.core.packet_timed_out(view, seq)
+        }
+
+        $($crate::tcp::cc::vegas::vegas_core_methods!(@method $method);)*
+    };
+}
+pub(crate) use vegas_core_methods;
+
 impl CongestionControl for Vegas {
     fn name(&self) -> &'static str {
         "vegas"

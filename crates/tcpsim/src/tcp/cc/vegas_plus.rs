@@ -39,8 +39,8 @@
 //! - The mode changes as soon as the counter reaches countmax or 0; a fast retransmit
 //!   cuts the window in the mode it found, then halves the counter.
 
-use super::vegas::{RttTrend, Vegas, VegasParams};
-use super::{AckEvent, CcHooks, CcView, CongestionControl};
+use super::vegas::{vegas_core_methods, RttTrend, Vegas, VegasParams};
+use super::{AckEvent, CcView, CongestionControl};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::tcp::cc::CcModel;
 
@@ -146,21 +146,7 @@ impl CongestionControl for VegasPlus {
         "vegas_plus"
     }
 
-    fn hooks(&self) -> CcHooks {
-        CcHooks { any_ack: true, duplicate_ack: false, round: false, send: false }
-    }
-
-    fn wants_send_times(&self) -> bool {
-        true
-    }
-
-    fn ns2_vegas_ring(&self) -> bool {
-        true
-    }
-
-    fn on_any_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
-        self.core.on_any_ack(view, ack);
-    }
+    vegas_core_methods!();
 
     fn on_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
         if self.core.round_ends(ack.info.ack) {
@@ -172,10 +158,6 @@ impl CongestionControl for VegasPlus {
             self.core.grow_on_ack(view);
         }
         self.core.sample_ack(view, ack);
-    }
-
-    fn packet_timed_out(&self, view: &CcView, seq: i64) -> bool {
-        self.core.packet_timed_out(view, seq)
     }
 
     fn reduced_window(&mut self, view: &CcView, flight_window: f64) -> f64 {

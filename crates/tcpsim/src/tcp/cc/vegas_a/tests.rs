@@ -5,7 +5,7 @@
 use super::*;
 use crate::engine::time::PS_PER_MS;
 use crate::engine::SimTime;
-use crate::tcp::cc::Window;
+use crate::tcp::cc::{AckEvent, Window};
 use crate::tcp::sender::{TcpParams, TcpState};
 
 fn va() -> VegasA {
