@@ -106,6 +106,19 @@ def test_every_group_measure_has_a_label(measured):
         assert "_" not in measure_label(name), name
 
 
+def test_each_flow_s_smallest_and_mean_rtt_and_timeouts_come_from_the_flows_table(measured):
+    res, m = measured
+    f = res.flows.set_index("name")
+    for name in ("vegas0", "vegas1", "reno"):
+        assert m[f"flow_rtt_min_ms.{name}"] == pytest.approx(float(f.loc[name, "rtt_min_s"]) * 1e3)
+        assert m[f"flow_rtt_mean_ms.{name}"] == pytest.approx(float(f.loc[name, "rtt_mean_s"]) * 1e3)
+        assert m[f"flow_timeouts.{name}"] == int(f.loc[name, "timeouts"])
+    # the smallest RTT is the path's: 2 x (1 + 20 + 1) ms of propagation plus a packet's
+    # transmission times; Reno, entering at 1 s behind Vegas' queue, never sees it empty
+    assert 44 < m["flow_rtt_min_ms.vegas0"] < m["flow_rtt_mean_ms.vegas0"]
+    assert m["flow_rtt_min_ms.reno"] > m["flow_rtt_min_ms.vegas0"]
+
+
 def test_a_vegas_variant_beside_reno_is_the_vegas_side_of_the_ratio(tmp_path):
     # E6 (the end-host fixes) replaces the Vegas flows by NewVegas, Vegas-A or Vegas+:
     # the ratio is then theirs over Reno's

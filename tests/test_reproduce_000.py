@@ -78,6 +78,17 @@ def test_the_ns227_reading_changes_only_the_red_cases_weight():
     assert dt["dumbbell"]["bottleneck"]["queue"]["kind"] == "droptail"
 
 
+@pytest.mark.parametrize("experiment, case, point", [
+    ("e1_two_flows", "vr_dt", None), ("e1_buffer_sweep", "vr_dt", "40p"), ("e2_five_flows", "v4r1_dt", None),
+    ("e3_ten_flows", "v1r9_dt", None), ("e4_droptail", "dt_literal", None), ("e5_deployment", "dt", None)])
+def test_the_jitter_reading_only_jitters_every_flow_s_start(experiment, case, point):
+    plan = make_plan(load_document("000"))
+    main, other = (_toml.loads(plan.runs[(e, case, point, 1)].toml_text) for e in (experiment, experiment + "_jitter"))
+    assert [f.pop("start_jitter") for f in other["flow"]] == ["20ms"] * len(main["flow"])
+    assert main == other
+    assert plan.document.experiment(experiment + "_jitter").ns2.args[-1] == "start_jitter=0.02"
+
+
 #: E6 (our extension): each mix's source experiment and Vegas flows, and each fix as the
 #: Vegas flows' window control (with Vegas' loss recovery) and the bottleneck queue.
 E6_MIXES = {("e6_end_host_fixes", "v4r1"): ("e2_five_flows", "v4r1_dt", 4),
@@ -152,6 +163,8 @@ def test_e6_figure_draws_each_fix_as_a_bar_of_its_mean_in_its_mix():
     for bi, bars in enumerate(c for c in ax.containers if isinstance(c, BarContainer)):
         assert [b.get_height() for b in bars] == pytest.approx([10.0 * gi + bi + 0.25 for gi in range(len(bars))])
     assert ax.get_ylabel().replace("\n", " ") == "mean Vegas over mean Reno throughput"
+
+
 def _flat(table, prefix=""):
     """A scenario as {key path: value}: ``dumbbell.bottleneck.queue.weight``, ``flow[3].min_rto``."""
     out = {}
@@ -187,7 +200,10 @@ def test_each_reading_changes_only_what_its_file_sets():
         set_keys, changed = list(raw["set"]), 0
         assert raw["ns2_args"], e.name
         for case in doc.experiment(e.variant_of).cases:
-            main, other = (_flat(_scenario(plan, name, case.name)) for name in (e.variant_of, e.name))
+            # an experiment with an axis (e1_buffer_sweep): its first point
+            point = next(p for (x, c, p, _) in plan.runs if (x, c) == (e.name, case.name))
+            main, other = (_flat(_toml.loads(plan.runs[(name, case.name, point, 1)].toml_text))
+                           for name in (e.variant_of, e.name))
             differ = {k for k in main.keys() | other.keys() if main.get(k) != other.get(k)}
             assert all(_covered(k, set_keys) for k in differ), (e.name, case.name, differ)
             changed += bool(differ)

@@ -75,7 +75,7 @@ def everything() -> Scenario:
                 max_rto="60s", initial_rto="3s", clock_granularity="10ms", receiver={"kind": "delayed", "timeout": "100ms"},
                 syn=True, ecn=True, ect_on_retransmit=False, cwr_on_retransmit=False,
             ),
-            TcpFlow("a", "r{i}", name="bulk{i}", count=2, start_spacing="10ms"),
+            TcpFlow("a", "r{i}", name="bulk{i}", count=2, start_spacing="10ms", start_jitter="5ms"),
             CbrFlow("b", "a", name="voice", count=1, start="0.2s", start_spacing="0s", stop="1s",
                     rate="64Kbps", packet_size="200B", jitter=True),
         ],
@@ -601,3 +601,13 @@ def test_events_and_routing_are_written_and_run():
     assert links.loc["r1->r2", "down_drops"] > 0
     assert links.loc["s0->r1", "down_drops"] == 0
     assert links.loc["r1->r2", "rate_bps"] == 5_000_000, "the table gives the scenario's rate"
+
+
+def test_flow_common_keys_are_the_cores():
+    # read from the core with the registry (start_jitter came with issue 18), never retyped
+    from tcpsim import models
+
+    assert "start_jitter" in models.FLOW_COMMON_KEYS
+    assert "start_jitter='1ms'" in repr(TcpFlow("a", "b", start_jitter="1ms"))
+    flows = tomllib.loads(everything().to_toml())["flow"]
+    assert flows[1]["start_jitter"] == "5ms"

@@ -180,7 +180,7 @@ def _registry_text() -> str:
 
 def registry_json() -> Dict[str, Any]:
     """The registry as the core gives it (a fresh copy): ``{"families": [...],
-    "models": [...]}``."""
+    "models": [...], "flow_common_keys": [...]}``."""
     return json.loads(_registry_text())
 
 
@@ -549,9 +549,9 @@ def default_in(fam: Family, table: Mapping[str, Any]) -> Optional[str]:
     return fam.default
 
 
-#: Keys of every ``[[flow]]`` that are not parameters of its agent: the core's
-#: ``FLOW_COMMON_KEYS`` (scenario/parse.rs).
-FLOW_COMMON_KEYS = ("name", "count", "from", "to", "type", "start", "start_spacing", "stop")
+#: Keys of every ``[[flow]]`` that are not parameters of its agent, as the core's scenario
+#: reader lists them (``FLOW_COMMON_KEYS`` in scenario/parse.rs, given with the registry).
+FLOW_COMMON_KEYS: Tuple[str, ...] = tuple(registry_json()["flow_common_keys"])
 
 
 def flow_keys() -> List[str]:

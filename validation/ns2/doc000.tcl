@@ -15,6 +15,8 @@
 #                          Agent/TCP/Vegas, each to an Agent/TCPSink, all from 0 s
 #   starts=0,0,10,...      (dumbbell) each flow's start time, s (default: all at 0)
 #   rate=1.5Mb  access=10Mb  access_delay=0.4ms  limit=20   (dumbbell)
+#   delay=40ms             (dumbbell) the bottleneck's delay (Fig. 3.3 and 4.1: 40 ms; the
+#                          off-grid comparison of tests/test_ns2_doc000.py moves it)
 #   queue=droptail|red|red_n  (dumbbell) the r1->r2 queue; red_n: RED whose thresholds
 #                          follow the number n of flows started so far (E4, Sect. 3.4
 #                          and 4.2): min(B, beta n'), min(B, (beta + 1) n') with
@@ -42,14 +44,19 @@
 #   vegas=ALPHA/BETA       every Vegas agent's v_alpha_/v_beta_ (default 1/3, the
 #                          thesis' Sect. 2.1.2; E6's larger thresholds, e.g. 3/5)
 #   window=A/B             also report each sink's bytes received between A and B s
+#   start_jitter=SECONDS   every flow starts at its start plus a uniform draw from
+#                          [0, SECONDS) of an RNG of its own, on substream seed= (default
+#                          0: no draw). The distribution of tcpsim's start_jitter, not its
+#                          numbers (tcpsim draws from its own streams): each line
+#                          "flowstart I t=.." says when flow I started
 #   T=SECONDS  seed=N  trace=FILE
 #
 # The defaults of these arguments are experiments/000/document.toml's assumptions (its
 # main reading); the variant experiments (`variant_of`) pass others. Every other setting
 # as the assumptions: 1000-byte packets on the wire (below), every-packet TCPSink, RED's
 # wait_ (ns-2.35's use_mark_p_ only acts with ECN here). Output: lib.tcl's report, plus
-# doc000's own lines "flowname I name=S1", "window0 I bytes=.. seconds=..", "bottleneck
-# rate_bps=..", with queue=red_n one line per threshold setting, "red_n t=.. n=..
+# doc000's own lines "flowname I name=S1", "flowstart I t=.." (when flow I started),
+# "window0 I bytes=.. seconds=..", "bottleneck rate_bps=..", with queue=red_n one line per threshold setting, "red_n t=.. n=..
 # min_th=.. max_th=.. early_drops=.. drops=.. drops_after=.. qlen=.." (the r1->r2
 # monitor's counts then; drops_after: after the change, which must not drop the packets
 # it holds), and, read back from the objects ns-2 built (so a test can see that an
@@ -57,10 +64,10 @@
 # tcp S1 VAR=VALUE ..." per agent.
 source [file join [file dirname [info script]] lib.tcl]
 
-array set opt {exp dumbbell flows reno,reno rate 1.5Mb access 10Mb access_delay 0.4ms limit 20
+array set opt {exp dumbbell flows reno,reno rate 1.5Mb delay 40ms access 10Mb access_delay 0.4ms limit 20
                starts "" queue droptail red 4/6 red_at none weight 0.002 max_p 0.1 gentle true
                byte_mode false tick 0.01 min_rto 0.2 initial_rto 3 max_rto 60
-               initial_window 1 max_window 1000 vegas 1/3 window "" T 100 seed 1 trace ""
+               initial_window 1 max_window 1000 vegas 1/3 window "" start_jitter 0 T 100 seed 1 trace ""
                beta 3 n_error 0 red_n_update reset}
 foreach a $argv {
     set kv [split $a =]
@@ -96,6 +103,22 @@ Queue/RED set q_weight_ [expr {$opt(weight) eq "auto" ? -1 : $opt(weight)}]
 lassign [split $opt(vegas) /] vegas_alpha vegas_beta
 Agent/TCP/Vegas set v_alpha_ $vegas_alpha
 Agent/TCP/Vegas set v_beta_ $vegas_beta
+
+# start_jitter: an RNG of the twin's own (created only with a jitter, so that runs without
+# one create no RNG) on substream number seed= of its stream (ns-2's way to independent
+# replications: `$rng seed N` with small N gives first draws nearly proportional to N, as
+# measured: 1.70e-5 s for seed 1, 3.37e-5 s for seed 2); one draw per flow, in flow order.
+if {$opt(start_jitter) > 0} {
+    set jitter_rng [new RNG]
+    for {set k 0} {$k < $SEED} {incr k} { $jitter_rng next-substream }
+}
+set flow_starts {}
+proc jittered {start} {
+    global opt jitter_rng flow_starts
+    if {$opt(start_jitter) > 0} { set start [expr {$start + [$jitter_rng uniform 0 $opt(start_jitter)]}] }
+    lappend flow_starts $start
+    return $start
+}
 
 proc agent_of {cc} {
     switch $cc {
@@ -199,7 +222,7 @@ if {$opt(exp) eq "dumbbell"} {
         }
         default { puts stderr "doc000.tcl: queue must be droptail, red or red_n, not '$opt(queue)'"; exit 2 }
     }
-    doc000_link $ns $r1 $r2 $opt(rate) 40ms $opt(limit) $opt(limit) $red
+    doc000_link $ns $r1 $r2 $opt(rate) $opt(delay) $opt(limit) $opt(limit) $red
     set bottleneck_qm [monitor_link $ns $r1 $r2 r1->r2]
     if {$opt(queue) eq "red_n"} {
         set times [lsort -real -unique $starts]
@@ -216,7 +239,7 @@ if {$opt(exp) eq "dumbbell"} {
         doc000_link $ns $s($i) $r1 $opt(access) $opt(access_delay) 50 50
         doc000_link $ns $r2 $d($i) $opt(access) $opt(access_delay) 50 50
         set start [lindex $starts $i]
-        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) $start] src($i) snk($i)
+        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) [jittered $start]] src($i) snk($i)
         $src($i) set fid_ $i
         lappend names [flow_name $cc $i]
         incr i
@@ -240,7 +263,7 @@ if {$opt(exp) eq "dumbbell"} {
         set s($i) [$ns node]; set d($i) [$ns node]
         doc000_link $ns $s($i) [set $src_router] 10Mb 1ms 50 20
         doc000_link $ns [set $dst_router] $d($i) 10Mb 1ms 20 50 [red_if $dst_router $at 3/4]
-        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) $start] src($i) snk($i)
+        lassign [ftp_flow $ns [agent_of $cc] Agent/TCPSink $s($i) $d($i) [jittered $start]] src($i) snk($i)
         $src($i) set fid_ $i
         lappend names S[expr {$i + 1}]
         incr i
@@ -271,13 +294,14 @@ if {$opt(window) ne ""} {
 }
 
 proc finish {} {
-    global ns nflows names opt marked wa wb
+    global ns nflows names opt marked wa wb flow_starts
     report_flows $nflows
     for {set i 0} {$i < $nflows} {incr i} { puts "flowname $i name=[lindex $names $i]" }
+    for {set i 0} {$i < $nflows} {incr i} { puts "flowstart $i t=[format %.9f [lindex $flow_starts $i]]" }
     if {$opt(window) ne ""} {
         for {set i 0} {$i < $nflows} {incr i} { puts "window0 $i bytes=[expr {$marked(b,$i) - $marked(a,$i)}] seconds=[expr {$wb - $wa}]" }
     }
-    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error vegas max_p gentle byte_mode tick min_rto initial_rto max_rto initial_window max_window} {string cat $k=$opt($k)}]]"
+    finish_run $ns "doc000 [join [lmap k {exp flows queue red red_at weight n_error vegas max_p gentle byte_mode tick min_rto initial_rto max_rto initial_window max_window start_jitter} {string cat $k=$opt($k)}]]"
 }
 $ns at $T "finish"
 $ns run

@@ -207,10 +207,13 @@ fn run_toml<'py>(
 /// The registry of models as JSON text: `{"families": [...], "models": [...]}` with every
 /// model's name, summary, source and parameters (type, choices, unit, default — times in
 /// seconds, rates in bit/s, sizes in bytes, limits as "50p" —, default_toml, min, max,
-/// doc, source). See `tcpsim::catalogue::to_json`.
+/// doc, source). See `tcpsim::catalogue::to_json`. Beside them, `flow_common_keys`: the keys
+/// of every `[[flow]]` that are not parameters of its source (the scenario reader's list).
 #[pyfunction]
 fn models_json() -> String {
-    tcpsim::catalogue::to_json().to_string()
+    let mut json = tcpsim::catalogue::to_json();
+    json["flow_common_keys"] = serde_json::json!(tcpsim::scenario::FLOW_COMMON_KEYS);
+    json.to_string()
 }
 
 /// The Markdown parameter table of the model `name` of the family `family` (a family id

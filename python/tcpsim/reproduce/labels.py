@@ -51,6 +51,9 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     # group_measures: reference document 000's measures per congestion control and queue
     "flow_kbps": ("throughput", "Kb/s"),
     "flow_kbps_window": ("throughput", "Kb/s"),
+    "flow_rtt_min_ms": ("smallest RTT sample (Vegas' BaseRTT)", "ms"),
+    "flow_rtt_mean_ms": ("mean RTT sample", "ms"),
+    "flow_timeouts": ("retransmission timeouts of one flow", ""),
     "cc_mean_kbps": ("mean throughput of the flows of one congestion control", "Kb/s"),
     "vegas_reno_ratio": ("mean Vegas over mean Reno throughput", ""),
     "total_kbps": ("total TCP throughput", "Kb/s"),

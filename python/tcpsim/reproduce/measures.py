@@ -39,6 +39,11 @@ Metric names (docs/reproducing.md#metrics):
   a Vegas variant that replaces Vegas in the run counts as Vegas),
   ``total_kbps`` (the TCP flows' throughputs summed) and ``utilization_total`` (that sum
   over the rate of the busiest link direction, the one that sent the most bytes);
+  ``flow_rtt_min_ms.NAME`` and ``flow_rtt_mean_ms.NAME`` (one flow's smallest and mean RTT
+  sample over the run: the smallest is Vegas' BaseRTT, which sets the window Vegas keeps
+  once a queue builds, so it explains why Vegas flows that entered at different queue
+  levels get different throughputs); ``flow_timeouts.NAME`` (one flow's retransmission
+  timeouts over the run: after one, Vegas restarts from a window of one packet);
   ``queue_arrivals.FROM_to_TO`` and ``queue_drops.FROM_to_TO`` (packets offered to and
   dropped by, early or on overflow, the queue of link direction FROM->TO). With
   ``windows``, the same four throughput measures per window K from the
@@ -252,6 +257,10 @@ def group_measures(res: Results, windows: List[Tuple[float, float]] = ()) -> Dic
 
     if len(tcp):
         summarise(tcp["throughput_bps"].astype(float) / 1e3, "")
+        for name, rtt_min, rtt_mean, timeouts in zip(tcp["name"], tcp["rtt_min_s"], tcp["rtt_mean_s"], tcp["timeouts"]):
+            out[f"flow_rtt_min_ms.{name}"] = _f(rtt_min) * 1e3
+            out[f"flow_rtt_mean_ms.{name}"] = _f(rtt_mean) * 1e3
+            out[f"flow_timeouts.{name}"] = _f(timeouts)
         delivered = res.series("delivered_bytes", list(tcp["name"])) if windows else pd.DataFrame()
         for k, (a, b) in enumerate(windows):
             if delivered.empty:

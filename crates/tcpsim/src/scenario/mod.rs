@@ -7,6 +7,8 @@ mod model_reader;
 mod parse;
 mod reader;
 
+pub use parse::FLOW_COMMON_KEYS;
+
 use crate::agent::{Selected, SourceConfig, SourceModel};
 use crate::engine::{Dur, SimTime};
 use crate::model::Chosen;

@@ -37,8 +37,9 @@ const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse",
 const DUMBBELL_KEYS: &[&str] = &["pairs", "bottleneck", "access", "access_delays"];
 const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
 const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues"];
-/// Keys of a flow that are not parameters of its source.
-const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_spacing", "stop"];
+/// Keys of a flow that are not parameters of its source (Python reads them through
+/// `tcpsim._core.models_json`, never retyped).
+pub const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_jitter", "start_spacing", "stop"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     let src = Source::new(file, text);
@@ -351,6 +352,7 @@ impl Builder {
         let from = s.required("from", s.string("from")?, "a node name")?;
         let to = s.required("to", s.string("to")?, "a node name")?;
         let start_spec = s.quantity("start", units::parse_start, units::START_EXPECTED)?.unwrap_or(StartTime::At(0));
+        let start_spec = with_start_jitter(s, start_spec)?;
         // Checks below hold for every draw: they use the latest possible start.
         let latest_start = match start_spec {
             StartTime::At(t) => t,
@@ -380,9 +382,10 @@ impl Builder {
         }
         // A flow that cannot send before the end would be a silent row of zeros.
         if latest_start >= duration {
+            let (key, what) = if s.present("start_jitter") { ("start_jitter", "start + start_jitter") } else { ("start", "a start time") };
             return Err(s.error(
-                "start",
-                format!("expected a start time before the end of the simulation ([simulation] duration = {} s), got {} s", secs(duration), secs(latest_start)),
+                key,
+                format!("expected {what} before the end of the simulation ([simulation] duration = {} s), got {} s", secs(duration), secs(latest_start)),
             ));
         }
         for i in 0..count {
@@ -681,6 +684,28 @@ fn chosen_or_default<M: Listed>(s: &Section, default: impl FnOnce() -> &'static 
         Some((chosen, _)) => chosen,
         None => Chosen::defaults(default()),
     })
+}
+
+/// `start_jitter`: each flow starts at its own start plus a draw from [0, jitter) of its own
+/// random stream, which is the draw `start = "uniform(START, START + jitter)"` makes, so
+/// the two spellings give the same starts for the same seed. The key exists beside
+/// `uniform(...)` so that a scenario (or a variant of one) can jitter flows whose starts
+/// are set elsewhere (a case's `flow[k].start`, `start_spacing`) without restating them.
+/// A zero jitter draws nothing: the start stays exact.
+fn with_start_jitter(s: &Section, start: StartTime) -> Result<StartTime, ScenarioError> {
+    let jitter = s.quantity("start_jitter", parse_time, units::TIME_EXPECTED)?.unwrap_or(0);
+    match start {
+        _ if jitter == 0 => Ok(start),
+        StartTime::At(at) => at
+            .checked_add(jitter)
+            .filter(|&high| high < u64::MAX / 2)
+            .map(|high| StartTime::Uniform { low: at, high })
+            .ok_or_else(|| s.error("start_jitter", "expected start + start_jitter below 100 days")),
+        StartTime::Uniform { .. } => Err(s.error(
+            "start_jitter",
+            "expected no start_jitter with a uniform start: uniform(LOW, HIGH) already draws the start (widen HIGH instead)",
+        )),
+    }
 }
 
 #[cfg(test)]
