@@ -140,6 +140,13 @@ impl<'a> CcView<'a> {
         self.s.rtt_range.1
     }
 
+    /// The latest window action was a retransmission timeout (ns-2 `last_cwnd_action_ ==
+    /// CWND_ACTION_TIMEOUT`): during the timeout's own cut, and after it until the next
+    /// fast retransmit or ECN response (each sets its action before it cuts).
+    pub fn after_timeout(&self) -> bool {
+        self.s.last_cwnd_action == super::state::CwndAction::Timeout
+    }
+
     /// Fast retransmit / fast recovery is in progress.
     pub fn in_recovery(&self) -> bool {
         self.s.in_recovery()
