@@ -39,6 +39,16 @@ fn queue_after_slow_start(cc: &str) -> (f64, f64, f64) {
 }
 
 #[test]
+fn a_receiver_without_the_echo_option_is_refused() {
+    let text = paper_dumbbell("\"reno_gamma\"").replace("receiver = \"delayed\"", "receiver = { kind = \"delayed\", echo = false }");
+    let e = tcpsim::load_str(&text, "gamma.toml").err().expect("refused").to_string();
+    assert!(e.contains("gamma.toml") && e.contains("receiver") && e.contains("reads the echo option"), "{e}");
+    // Any other window control takes it.
+    let reno = paper_dumbbell("\"reno\"").replace("receiver = \"delayed\"", "receiver = { kind = \"delayed\", echo = false }");
+    assert!(tcpsim::load_str(&reno, "reno.toml").is_ok());
+}
+
+#[test]
 fn reno_gamma_keeps_the_queue_under_six_tenths_of_the_buffer_where_reno_fills_it() {
     // Measured (seed 1): Reno + γ peaks at 0.63 once in 901 samples, 99th percentile
     // 0.58, no drop, the synchronized cuts bringing the queue from about 0.55 to 0.1;

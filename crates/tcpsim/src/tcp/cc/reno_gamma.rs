@@ -85,7 +85,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("min_window", T::Number, "packets", V::Number(2.0), "smallest window a decrease leaves", "ns-2.35 slowdown: ssthresh at least 2").range(1.0, 1e6),
     ],
     check,
-    relations: Relations::NONE,
+    relations: Relations { reads_echo: true, ..Relations::NONE },
 };
 
 pub static MODEL: CcModel = CcModel { spec: &SPEC, build: |c| Box::new(RenoGamma::new(GammaParams::from_config(c))) };
