@@ -18,11 +18,16 @@
 //! Tsaoussidis, NOSSDAV 2003, §4) compares TCP(0.31, 0.875), which is TCP-friendly by
 //! α = 4(1 − β²)/3.
 //!
-//! Deviations: none from ns-2. Growth is per ACK, not per acknowledged packet (no
-//! appropriate byte counting), as in ns-2; with delayed ACKs the window grows more slowly.
+//! Deviations from ns-2: none with the defaults. Growth is per ACK, not per acknowledged
+//! packet (no appropriate byte counting), as in ns-2; with delayed ACKs the window grows
+//! more slowly.
 //! ns-2's ssthresh rule also takes W/2 when `last_cwnd_action_` is a timeout; ns-2 sets
 //! the action before it calls `slowdown` (a fast retransmit after a timeout has
-//! CWND_ACTION_DUPACK), and so do the loss recoveries here.
+//! CWND_ACTION_DUPACK), and so do the loss recoveries here. One difference remains with
+//! `decrease_num` ≠ 0.5: ns-2 also clears `first_decrease_` in the cuts that only close
+//! the window to one packet without touching ssthresh (a timeout during an ECN response,
+//! a timeout with nothing outstanding), which here do not ask the window control; after
+//! such a cut the next decrease halves here and is β · W in ns-2.
 
 use super::{AckEvent, CcHooks, CcView, CongestionControl};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
