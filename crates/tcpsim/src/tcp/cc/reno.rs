@@ -36,7 +36,7 @@ use crate::tcp::cc::CcModel;
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::CongestionControl,
     name: "reno",
-    summary: "Reno AIMD: slow start, then one packet per window per round trip; halve on loss",
+    summary: "Reno AIMD: slow start, then one packet per window per round trip; halve on loss (generalized AIMD TCP(alpha, beta) with increase_num, decrease_num)",
     source: "Jacobson 1988; RFC 5681 §3.1; ns-2.35 TcpAgent::opencwnd (wnd_option 1) and slowdown",
     params: &[
         Param::new("increase_num", T::Number, "packets", V::Number(1.0), "additive increase alpha per RTT in congestion avoidance (alpha/cwnd per ACK; TCP(alpha, beta))", "ns-2.35 Agent/TCP increase_num_ default").range(0.0, 1e6),
