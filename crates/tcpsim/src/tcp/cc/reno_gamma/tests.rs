@@ -135,6 +135,7 @@ fn crossing_th_upper_cuts_the_window_by_gamma_one_rtt_later() {
     assert!((s.window.cwnd - cwnd * 2.0 / 3.0).abs() < 1e-12, "{} vs {cwnd}", s.window.cwnd);
     assert_eq!(s.window.ssthresh, s.window.cwnd);
     assert_eq!(cc.gammas.len(), 1);
+    assert!((cc.gammas[0] - 2.0 / 3.0).abs() < 1e-12, "the γ applied is recorded: {:?}", cc.gammas);
     assert_eq!(cc.gamma_due(), None);
 }
 
