@@ -240,6 +240,19 @@ def _each_fills_the_pipe_at_its_own_pace_and_fast_queues_alpha(res, out, doc):
     assert (res.flows["retransmits"] == 0).all()
 
 
+@fact("reno_gamma_vs_reno.toml")
+def _reno_gamma_holds_the_queue_under_six_tenths_where_reno_fills_it(res, out, doc):
+    after_slow_start = 15.0
+    queue = _between(res.series("queue_pkts"), after_slow_start, float("inf"))
+    drops = _between(res.series("overflow_drops"), after_slow_start, float("inf"))
+    bottleneck = next(link for link in doc["link"] if (link["from"], link["to"]) == ("r1_gamma", "r2_gamma"))
+    buffer = int(bottleneck["queue"]["limit"].removesuffix("p"))
+    assert queue["r1_gamma->r2_gamma"].max() <= 0.6 * buffer
+    assert drops["r1_gamma->r2_gamma"].sum() == 0
+    assert queue["r1_reno->r2_reno"].max() >= 0.95 * buffer
+    assert drops["r1_reno->r2_reno"].sum() > 0
+
+
 @fact("parking_lot.toml")
 def _the_long_flow_gets_far_less_than_the_cross_flows(res, out, doc):
     goodput = res.flows.set_index("name")["goodput_bps"]

@@ -124,6 +124,9 @@ class Relations:
     reads_sack: bool = False
     #: works only on an ECN-capable flow (ecn = true)
     needs_ecn: bool = False
+    #: a window control that reads the echo option: the flow needs a receiver with
+    #: echo = true (the default)
+    reads_echo: bool = False
     #: a traffic source: the keys of the families a flow of it selects models of
     #: (TCP: "cc", "recovery", "receiver")
     selects: Tuple[str, ...] = ()
@@ -202,7 +205,8 @@ def _load() -> Tuple[Tuple[Family, ...], Tuple[ModelSpec, ...]]:
         )
         r = m.get("relations") or {}
         relations = Relations(default_recovery=r.get("default_recovery"), reads_sack=bool(r.get("reads_sack")),
-                              needs_ecn=bool(r.get("needs_ecn")), selects=tuple(r.get("selects") or ()),
+                              needs_ecn=bool(r.get("needs_ecn")), reads_echo=bool(r.get("reads_echo")),
+                              selects=tuple(r.get("selects") or ()),
                               text=tuple(m.get("relations_text") or ()))
         specs.append(ModelSpec(by_key[m["family"]], m["name"], m["summary"], m["source"], params, relations))
     return fams, tuple(specs)

@@ -741,6 +741,23 @@ def case_e(seconds: float = 100.0) -> CaseResult:
     return CaseResult(_label("E", seconds, 100.0), ns, ts, checks, nw, tw, notes)
 
 
+CASE_GAIMD_TCL, CASE_GAIMD_TOML = HERE / "case_gaimd.tcl", HERE / "case_gaimd.toml"
+
+
+def case_gaimd(seconds: float = 100.0) -> CaseResult:
+    """Case GAIMD, TCP(0.31, 0.875) (Reno with increase_num 0.31, decrease_num 0.875) over
+    DropTail, deterministic: goodput 2 %, bottleneck drops 10 %, fast retransmits 10 %,
+    timeouts +-1 (absolute)."""
+    ns, ts, nw, tw, notes = run_case("GAIMD", CASE_GAIMD_TCL, CASE_GAIMD_TOML, seconds, 100.0)
+    checks = [
+        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("fast_retransmits", ns["fast_retransmits"], ts["fast_retransmits"], "rel", 0.10),
+        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
+    ]
+    return CaseResult(_label("GAIMD", seconds, 100.0), ns, ts, checks, nw, tw, notes)
+
+
 def case_f(seconds: float = 60.0, tcpsim_seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
     """Case F, packet-mode RED with 8 NewReno flows and a CBR flow; ns-2 once (its default
     seed) against the mean of tcpsim over ``tcpsim_seeds``: aggregate TCP goodput 3 %, CBR
@@ -1213,7 +1230,7 @@ def case_delay_cbr() -> CaseResult:
 
 
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
-               "E": (case_e, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
+               "E": (case_e, 100.0), "GAIMD": (case_gaimd, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
                "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0), "RED-AUTO": (case_red_auto, 60.0),
                "SACK": (case_sack, 60.0), "SACK-DELACK": (case_sack_delack, 60.0),
                "FACK": (case_fack, 60.0), "FACK-OPTS": (case_fack_opts, 60.0),

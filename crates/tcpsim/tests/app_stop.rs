@@ -32,7 +32,7 @@ const MS: u64 = 1_000_000_000;
 
 fn sender(recovery: RecoveryKind) -> TcpSender {
     let params = TcpParams { syn: false, initial_window: 4.0, max_window: 100, ..TcpParams::default() };
-    let mut s = TcpSender::new(params, recovery.build(), Box::new(tcpsim::tcp::cc::Reno), 0.0);
+    let mut s = TcpSender::new(params, recovery.build(), Box::new(tcpsim::tcp::cc::Reno::default()), 0.0);
     s.start(0);
     assert_eq!(sent(&mut s), vec![0, 1, 2, 3]);
     s

@@ -303,6 +303,9 @@ pub struct Relations {
     pub reads_sack: bool,
     /// The model works only on an ECN-capable flow (`ecn = true`).
     pub needs_ecn: bool,
+    /// A window control that reads the echo option (reference document 003 §3.2): the
+    /// flow needs a receiver with `echo = true` (the default).
+    pub reads_echo: bool,
     /// A traffic source: the families a flow of it selects models of (TCP: `cc`,
     /// `recovery`, `receiver`; the receiver is its sink).
     pub selects: &'static [Family],
@@ -310,7 +313,7 @@ pub struct Relations {
 
 impl Relations {
     /// No relation to other models.
-    pub const NONE: Relations = Relations { default_recovery: None, reads_sack: false, needs_ecn: false, selects: &[] };
+    pub const NONE: Relations = Relations { default_recovery: None, reads_sack: false, needs_ecn: false, reads_echo: false, selects: &[] };
 
     /// The relations in words, for the docs and `tcpsim models` (empty when none).
     pub fn describe(&self) -> Vec<String> {
@@ -323,6 +326,9 @@ impl Relations {
         }
         if self.needs_ecn {
             out.push("works only on an ECN-capable flow (`ecn = true`)".to_string());
+        }
+        if self.reads_echo {
+            out.push("reads the echo option: the flow needs a receiver with `echo = true` (the default)".to_string());
         }
         if !self.selects.is_empty() {
             let keys: Vec<String> = self.selects.iter().map(|f| format!("`{}`", f.key())).collect();
@@ -337,6 +343,7 @@ impl Relations {
             "default_recovery": self.default_recovery,
             "reads_sack": self.reads_sack,
             "needs_ecn": self.needs_ecn,
+            "reads_echo": self.reads_echo,
             "selects": self.selects.iter().map(|f| f.key()).collect::<Vec<_>>(),
         })
     }

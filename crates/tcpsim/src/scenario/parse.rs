@@ -655,6 +655,18 @@ fn source(s: &Section, kind: &str) -> Result<FlowSource, ScenarioError> {
                 ));
             }
         }
+        if let Some(cc) = selected.cc.as_ref().filter(|c| c.config.spec.relations.reads_echo) {
+            if !receiver.config.boolean("echo") {
+                return Err(s.error(
+                    "receiver",
+                    format!(
+                        "cc = \"{}\" reads the echo option: give the flow a receiver that writes it, e.g. receiver = {{ kind = \"{}\", echo = true }}",
+                        cc.name(),
+                        receiver.name()
+                    ),
+                ));
+            }
+        }
         selected.receiver = Some(receiver);
     }
     let ecn = spec.param("ecn").is_some() && config.boolean("ecn");

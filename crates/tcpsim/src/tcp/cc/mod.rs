@@ -16,6 +16,7 @@ pub mod fast;
 pub mod new_vegas;
 pub mod quick_vegas;
 pub mod reno;
+pub mod reno_gamma;
 pub mod vegas;
 pub mod vegas_a;
 pub mod vegas_plus;
@@ -139,6 +140,13 @@ impl<'a> CcView<'a> {
         self.s.rtt_range.1
     }
 
+    /// The latest window action was a retransmission timeout (ns-2 `last_cwnd_action_ ==
+    /// CWND_ACTION_TIMEOUT`): during the timeout's own cut, and after it until the next
+    /// fast retransmit or ECN response (each sets its action before it cuts).
+    pub fn after_timeout(&self) -> bool {
+        self.s.last_cwnd_action == super::state::CwndAction::Timeout
+    }
+
     /// Fast retransmit / fast recovery is in progress.
     pub fn in_recovery(&self) -> bool {
         self.s.in_recovery()
@@ -155,6 +163,22 @@ impl<'a> CcView<'a> {
     /// same conditions as [`CcView::sent_at`]; 0 when unknown.
     pub fn transmissions(&self, seq: i64) -> u32 {
         self.s.send_times.as_ref().map_or(0, |t| t.transmissions(seq))
+    }
+
+    /// The echo option's RTT sample of this ACK (reference document 003 §3.2), seconds:
+    /// now − the send time of the data packet whose sequence number the ACK echoes, if
+    /// that packet was sent exactly once (Karn's rule). Duplicate ACKs give samples; an ACK
+    /// of the delayed-ACK timer echoes no packet and gives none. Needs send times
+    /// ([`CongestionControl::wants_send_times`]; exact records, not ns-2's Vegas ring) and
+    /// is meant for `on_any_ack`, where the packets the ACK acknowledges are still
+    /// outstanding.
+    pub fn echo_rtt(&self, info: &AckInfo) -> Option<f64> {
+        let seq = info.echo_seq?;
+        if self.transmissions(seq) != 1 {
+            return None;
+        }
+        let sent = self.sent_at(seq)?;
+        (sent <= self.now).then(|| crate::engine::time::to_secs(self.now - sent))
     }
 
     /// A new ACK `ack` (the previous one `old_ack`) releases the send-time ring's slots of

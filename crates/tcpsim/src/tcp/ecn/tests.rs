@@ -50,7 +50,7 @@ fn ack(s: &mut TcpSender, at_ms: u64, ack: i64, ece: bool) -> Vec<Outgoing> {
 /// The common script up to ACK 1, with `params`.
 /// A sender with `params`, the Reno window and the loss recovery called `recovery`.
 fn sender(params: TcpParams, recovery: &str) -> TcpSender {
-    TcpSender::new(params, chosen::<RecoveryModel>(recovery).build(), Box::new(crate::tcp::cc::Reno), 0.0)
+    TcpSender::new(params, chosen::<RecoveryModel>(recovery).build(), Box::new(crate::tcp::cc::Reno::default()), 0.0)
 }
 
 fn after_two_acks_with(params: TcpParams, recovery: &str) -> TcpSender {

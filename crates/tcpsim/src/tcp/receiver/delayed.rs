@@ -6,7 +6,7 @@
 //! arrives out of order or fills a hole is ACKed at once (ns-2 `RFC2581_immediate_ack_`),
 //! and so is the SYN (`SYN_immediate_ack_`).
 
-use super::{AckAction, AckPolicy, DataArrival, ReceiverModel, TcpReceiver, SACK, SACK_BLOCKS};
+use super::{AckAction, AckPolicy, DataArrival, ReceiverModel, TcpReceiver, ECHO, SACK, SACK_BLOCKS};
 use crate::engine::time::{Dur, PS_PER_MS};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 
@@ -18,6 +18,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     params: &[
         SACK,
         SACK_BLOCKS,
+        ECHO,
         Param::new("timeout", T::Time, "s", V::Time(100 * PS_PER_MS), "delayed-ACK timeout (ns-2 interval_)", "ns-2.35 Agent/TCPSink/DelAck default"),
     ],
     check,

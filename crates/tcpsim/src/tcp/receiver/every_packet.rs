@@ -1,7 +1,7 @@
 //! The receiver that ACKs every data packet: ns-2.35 `Agent/TCPSink` (`sack = true`:
 //! `Agent/TCPSink/Sack1`).
 
-use super::{check, AckAction, AckPolicy, DataArrival, ReceiverModel, TcpReceiver, SACK, SACK_BLOCKS};
+use super::{check, AckAction, AckPolicy, DataArrival, ReceiverModel, TcpReceiver, ECHO, SACK, SACK_BLOCKS};
 use crate::model::{Family, ModelSpec, Relations};
 
 pub static SPEC: ModelSpec = ModelSpec {
@@ -9,7 +9,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     name: "every_packet",
     summary: "ACK every data packet, duplicates included (ns-2 TCPSink; with sack = true TCPSink/Sack1)",
     source: "ns-2.35 Agent/TCPSink (tcp-sink.cc); RFC 5681 §4.2",
-    params: &[SACK, SACK_BLOCKS],
+    params: &[SACK, SACK_BLOCKS, ECHO],
     check,
     relations: Relations::NONE,
 };

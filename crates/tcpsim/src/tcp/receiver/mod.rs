@@ -15,7 +15,8 @@
 //!   ECN-capable (ns-2 `ecn_syn_` false).
 //! - Each ACK echoes the sequence number of the data packet that triggered it; the
 //!   delayed-ACK timer's ACK echoes none (reference document 003's echo option is absent
-//!   on those).
+//!   on those). Every receiver model has the parameter `echo` (default true); false
+//!   writes no echo at all.
 //! - The timestamp echo follows ns-2.35's `ts_echo_bugfix_` (default true; RFC 1323 /
 //!   TCP/IP Illustrated vol. 2 p. 870, `Acker::update_ts`): the receiver keeps a send time
 //!   to echo, taken from each arriving packet that is not older than it and lies at or
@@ -40,6 +41,13 @@ pub(crate) const SACK: Param =
 pub(crate) const SACK_BLOCKS: Param =
     Param::new("sack_blocks", T::Integer, "blocks", V::Integer(3), "most SACK blocks per ACK (ns-2 maxSackBlocks_)", "ns-2.35 Agent/TCPSink maxSackBlocks_ default")
         .range(1.0, MAX_SACK_BLOCKS as f64);
+
+/// The echo option of reference document 003 (Zhang & Tsaoussidis, NOSSDAV 2003, §3.2):
+/// each ACK carries the sequence number of the data packet that triggered it. On by
+/// default, as every receiver has always written it; only window controls whose
+/// relations say `reads_echo` use it.
+pub(crate) const ECHO: Param =
+    Param::new("echo", T::Bool, "", V::Bool(true), "write into each ACK the sequence number of the data packet that triggered it (none on delayed-ACK timer ACKs): the echo option", "Zhang & Tsaoussidis, NOSSDAV 2003, §3.2");
 
 pub(crate) fn check(_: &ModelConfig) -> Result<(), ParamError> {
     Ok(())
@@ -80,7 +88,9 @@ impl FamilyModel for ReceiverModel {
 impl Chosen<ReceiverModel> {
     /// A receiver of this model and configuration (one per flow).
     pub fn build(&self) -> TcpReceiver {
-        TcpReceiver::new((self.model.build)(&self.config), sack_blocks(&self.config))
+        let mut receiver = TcpReceiver::new((self.model.build)(&self.config), sack_blocks(&self.config));
+        receiver.echo = self.config.boolean("echo");
+        receiver
     }
 }
 
@@ -116,6 +126,8 @@ pub struct TcpReceiver {
     policy: Option<Box<dyn AckPolicy>>,
     /// SACK blocks per ACK; 0 = no SACK.
     sack_blocks: usize,
+    /// Write the echo option (the triggering packet's sequence number) into ACKs.
+    echo: bool,
     /// Next packet expected in order.
     next_expected: i64,
     /// Packets received above a hole.
@@ -147,6 +159,7 @@ impl TcpReceiver {
         TcpReceiver {
             policy: Some(policy),
             sack_blocks,
+            echo: true,
             next_expected: 0,
             out_of_order: BTreeSet::new(),
             max_seen: -1,
@@ -248,6 +261,7 @@ impl TcpReceiver {
         let ece = (ect && self.ecn_unacked) || offer;
         let sack = if self.sack_blocks > 0 { self.sack_blocks(data.seq) } else { SackBlocks::EMPTY };
         self.last_ack_sent = self.ack_number();
+        let echo_seq = echo_seq.filter(|_| self.echo);
         AckInfo { ack: self.ack_number(), sack, ece, echo_seq, ts_echo: self.ts_to_echo }
     }
 
@@ -362,6 +376,15 @@ mod tests {
         let mut r = every_packet();
         let (_, action) = r.on_data(DataArrival { seq: 0, sent_at: 7, ..DataArrival::default() });
         assert_eq!(action, AckAction::SendNow(AckInfo { echo_seq: Some(0), ts_echo: 7, ..AckInfo::cumulative(0) }));
+    }
+
+    #[test]
+    fn with_echo_off_no_ack_carries_the_echo_option() {
+        let mut config = every_packet::SPEC.defaults();
+        config.set("echo", V::Bool(false));
+        let mut r = Chosen { model: &every_packet::MODEL, config }.build();
+        let (_, action) = r.on_data(DataArrival { seq: 0, sent_at: 7, ..DataArrival::default() });
+        assert_eq!(action, AckAction::SendNow(AckInfo { echo_seq: None, ts_echo: 7, ..AckInfo::cumulative(0) }));
     }
 
     #[test]

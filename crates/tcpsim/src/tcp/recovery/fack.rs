@@ -451,7 +451,7 @@ mod tests {
             let mut s = TcpState::new(params, 0.0);
             s.curseq = i64::MAX;
             s.send_much(0, 0);
-            let mut t = Script { s, fack: Fack::new(rampdown, ss_div4), cc: Reno };
+            let mut t = Script { s, fack: Fack::new(rampdown, ss_div4), cc: Reno::default() };
             assert_eq!(t.sent(), (0..8).collect::<Vec<_>>());
             t
         }

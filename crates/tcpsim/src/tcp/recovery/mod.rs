@@ -16,7 +16,7 @@ pub mod vegas;
 
 use super::ack::AckInfo;
 use super::cc::CongestionControl;
-use super::state::{CwndCut, TcpState};
+use super::state::{CwndAction, CwndCut, TcpState};
 use crate::engine::SimTime;
 use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};
 
@@ -92,6 +92,8 @@ pub(crate) fn fast_retransmit_allowed(s: &TcpState) -> bool {
 /// going back (`reset_rtx_timer(1, 0)`); the first unacknowledged packet is resent.
 pub(crate) fn halve_and_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime) {
     s.recover = s.maxseq;
+    // ns-2 sets CWND_ACTION_DUPACK before `slowdown`, which reads it (TCP(α, β)).
+    s.last_cwnd_action = CwndAction::Dupack;
     s.slowdown(cc, CwndCut::ToReduced, now);
     retransmit_into_recovery(s, cc, now);
 }

@@ -48,6 +48,8 @@ pub struct Reno;
 pub(crate) fn fast_retransmit(s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime, still_in_recovery: bool) {
     if fast_retransmit_allowed(s) || still_in_recovery {
         s.recover = s.maxseq;
+        // ns-2 sets CWND_ACTION_DUPACK before `slowdown`, which reads it (TCP(α, β)).
+        s.last_cwnd_action = CwndAction::Dupack;
         s.slowdown(cc, CwndCut::ToReduced, now);
     } else if !s.ecn_reduced_this_window() {
         return;

@@ -16,7 +16,7 @@ use crate::model::{Family, ModelSpec, no_check, Relations};
 use crate::tcp::recovery::RecoveryModel;
 use crate::tcp::ack::AckInfo;
 use crate::tcp::cc::CongestionControl;
-use crate::tcp::state::{CwndCut, TcpState};
+use crate::tcp::state::{CwndAction, CwndCut, TcpState};
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Recovery,
@@ -45,6 +45,8 @@ impl LossRecovery for Tahoe {
         } else if ack == s.last_ack && count_duplicate(s, now) == DupAck::Threshold {
             if fast_retransmit_allowed(s) {
                 s.recover = s.maxseq;
+                // ns-2 sets CWND_ACTION_DUPACK before `slowdown`, which reads it.
+                s.last_cwnd_action = CwndAction::Dupack;
                 s.slowdown(cc, CwndCut::ToOne, now);
                 s.enter_recovery(cc, now);
                 s.reset_rtx_timer(false, false, now);

@@ -40,7 +40,7 @@ fn sender(kind: RecoveryKind) -> TcpSender {
         RecoveryKind::NewReno => "newreno",
     };
     let params = TcpParams { syn: false, initial_window: 8.0, initial_ssthresh: Some(5.0), max_window: 100, ..TcpParams::default() };
-    let mut s = TcpSender::new(params, chosen::<RecoveryModel>(name).build(), Box::new(Reno), 0.0);
+    let mut s = TcpSender::new(params, chosen::<RecoveryModel>(name).build(), Box::new(Reno::default()), 0.0);
     s.start(0);
     assert_eq!(take(&mut s), (0..8).collect::<Vec<_>>());
     s
@@ -305,7 +305,7 @@ impl SackScript {
         s.curseq = i64::MAX;
         s.send_much(0, 0);
         let sink = TcpReceiver::new(Box::new(EveryPacket), 3);
-        let mut script = SackScript { s, sack1: Sack1::new(partial_ack), cc: Reno, sink };
+        let mut script = SackScript { s, sack1: Sack1::new(partial_ack), cc: Reno::default(), sink };
         assert_eq!(script.sent(), (0..8).collect::<Vec<_>>());
         script.deliver(100, 0, &[8]);
         script.deliver(101, 1, &[9]);
