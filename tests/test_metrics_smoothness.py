@@ -261,3 +261,66 @@ def test_handoff_recovery_time_errors(handoff_run):
     with pytest.raises(ValueError, match="flow 'late' delivered nothing in the 2.0 s before"):
         m.handoff_recovery_time(late, (3.0, 4.0), before_s=2.0)
     assert m.handoff_recovery_time(late, (3.0, 4.0), level_bps=16000.0)["late"] == 1.0
+
+
+# ================================================================== the reproduction's registry
+
+def test_registry_measures_of_a_blackout_run(handoff_run):
+    from tcpsim.reproduce.measures import handoff_measures, smoothness_measures
+
+    got = smoothness_measures(handoff_run, from_s=1.0)
+    direct = m.fairness_and_smoothness(handoff_run, start_s=1.0)
+    assert got == pytest.approx(direct.to_dict())
+    # one flow: perfectly fair by both long-term measures
+    assert got["fairness_index"] == 1.0 and got["worst_case_fairness"] == 1.0
+    # no bottleneck queue monitored: no normalized queue, the other metrics stay
+    assert "queue_norm_mean" not in smoothness_measures(handoff_run, from_s=1.0, buffer_pkts=50)
+    rec = handoff_measures(handoff_run, (4.0, 5.0))
+    assert rec == {"recovery_s.handoff": float(m.handoff_recovery_time(handoff_run, (4.0, 5.0))["handoff"])}
+
+
+EXPERIMENT = """\
+[experiment]
+title = "one flow"
+section = "none"
+{extra}
+[experiment.cases.reno]
+label = "Reno"
+set = {{ "flow[*].cc" = "reno" }}
+[base.simulation]
+duration = "3s"
+[base.network]
+nodes = ["a", "b"]
+[[base.link]]
+from = "a"
+to = "b"
+rate = "1Mbps"
+delay = "1ms"
+[[base.flow]]
+name = "f"
+from = "a"
+to = "b"
+"""
+
+
+def test_experiment_samples_and_handoff_tables(tmp_path):
+    from tcpsim import ScenarioError
+    from tcpsim.reproduce.spec import load_experiment
+
+    def load(extra):
+        path = tmp_path / "ex.toml"
+        path.write_text(EXPERIMENT.format(extra=extra))
+        return load_experiment(path)
+
+    e = load("[experiment.samples]\nfrom_s = 15\nbuffer_pkts = 100\n[experiment.handoff]\noutage_s = [20, 21]")
+    assert (e.samples.from_s, e.samples.every_s, e.samples.buffer_pkts) == (15.0, None, 100.0)
+    assert e.outage_s == (20.0, 21.0)
+    assert load("").samples is None and load("").outage_s is None
+    with pytest.raises(ScenarioError, match=r"ex.toml, \[experiment.samples\], key 'every': unknown key"):
+        load("[experiment.samples]\nevery = 0.5")
+    with pytest.raises(ScenarioError, match=r"\[experiment.samples\], key 'every_s': expected a positive number"):
+        load("[experiment.samples]\nevery_s = 0")
+    with pytest.raises(ScenarioError, match=r"\[experiment.handoff\], key 'outage_s': expected \[start, end\]"):
+        load("[experiment.handoff]\noutage_s = [21, 20]")
+    with pytest.raises(ScenarioError, match=r"\[experiment.handoff\]: expected one key, outage_s"):
+        load("[experiment.handoff]\nstart = 20")
