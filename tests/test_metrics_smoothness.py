@@ -158,6 +158,41 @@ def test_normalized_queue_of_a_monitored_queue():
         m.normalized_queue(ts, "x->y", 80)
 
 
+DROPTAIL_20 = """
+# two Reno flows fill a 20-packet DropTail queue at a 4 Mb/s bottleneck
+[simulation]
+duration = "20s"
+seed = 1
+[dumbbell]
+pairs = 2
+[dumbbell.bottleneck]
+rate = "4Mbps"
+delay = "10ms"
+queue = { kind = "droptail", limit = "20p" }
+[dumbbell.access]
+rate = "100Mbps"
+delay = "2ms"
+[[flow]]
+name = "f{i}"
+count = 2
+from = "s{i}"
+to = "d{i}"
+max_window = 200
+[monitor]
+interval = "100ms"
+queues = ["r1->r2"]
+"""
+
+
+def test_normalized_queue_of_a_full_droptail_queue():
+    res = tcpsim.run(DROPTAIL_20)
+    q = m.normalized_queue(res, "r1->r2", 20)
+    assert res.queues.set_index("queue").loc["r1->r2", "overflow_drops"] > 0
+    # the limit counts the packet on the wire: a full queue is 19 waiting, 19/20
+    assert q.max() == pytest.approx(19 / 20)
+    assert q.min() >= 0.0
+
+
 # ================================================================== recovery time
 
 def test_recovery_time_first_trailing_mean_at_95_percent_of_the_level():

@@ -147,9 +147,12 @@ def normalized_queue_length(queue_length_pkts: Union[float, ArrayLike], buffer_p
         normalized = queue_length / buffer
 
     Both in packets. Vectorised over ``queue_length_pkts`` (e.g. the ``queue_pkts`` time
-    series). A value above 1 is returned as it is, not clipped: it means ``buffer_pkts``
-    is not the queue's limit (a limit that does not count the packet on the wire holds
-    one more, docs/scenario.md ``limit_includes_transmission``).
+    series, which counts the packets waiting, not the one on the wire). With a limit of
+    ``B`` that counts the packet on the wire (the default, as ns-2's DropTail,
+    docs/scenario.md ``limit_includes_transmission``), a full queue holds ``B − 1``
+    waiting and shows as ``(B − 1) / B``: 0.95 for 20 packets, 0.99 for 100. A value
+    above 1 is returned as it is, not clipped: it means ``buffer_pkts`` is not the
+    queue's limit.
 
     Raises `ValueError` if ``buffer_pkts`` is not > 0 or a length is negative or not
     finite.
