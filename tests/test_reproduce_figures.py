@@ -37,6 +37,12 @@ windows = [[0, 1.5], [1.5, 3]]
 [experiment.events]
 times = [0]
 base_rtt_s = 0.03
+[experiment.samples]
+from_s = 1
+every_s = 0.5
+buffer_pkts = 30
+[experiment.handoff]
+outage_s = [1, 1.5]
 
 [experiment.cases.reno]
 label = "Reno"
@@ -146,7 +152,8 @@ def _drawn(r):
 
 def test_every_measurement_has_a_label_in_words(tiny, tmp_path):
     measured = set(tiny.outcome.table["metric"])
-    assert {"conv_rtts.0", "jain_window.1", "flow_throughput_mbps.f0"} <= measured
+    assert {"conv_rtts.0", "jain_window.1", "flow_throughput_mbps.f0", "cov", "queue_norm_max",
+            "recovery_s.f0"} <= measured
     trace = tmp_path / "empty.tr"
     trace.write_text("")
     for name in measured | set(trace_measures(read_trace(trace))):

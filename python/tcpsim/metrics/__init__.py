@@ -21,12 +21,14 @@ Two kinds of functions:
 
 * pure functions of numbers or arrays (`jain_index`, `worst_case_fairness`,
   `coefficient_of_variation`, `throughput_ratio`, `improvement_percent`,
-  `convergence_time`, `utilization`, `packet_loss_rate`, ...), which raise `ValueError` on
+  `convergence_time`, `recovery_time`, `utilization`, `packet_loss_rate`,
+  `normalized_queue_length`, ...), which raise `ValueError` on
   empty input, negative or non-finite values, and zero denominators;
 * table functions that take a tcpsim result table (or a `tcpsim.Results`, from which the
   right table is taken): `throughput_series`, `window_throughput`, `throughput`, `goodput`,
   `loss_rate`, `drop_rates`, `mean_queueing_delay`, `link_utilization`,
-  `group_throughput_ratio`. They return pandas objects indexed by flow, queue or link
+  `group_throughput_ratio`, `sampled_throughput`, `fairness_and_smoothness`,
+  `handoff_recovery_time`, `normalized_queue`. They return pandas objects indexed by flow, queue or link
   name. An empty table raises `ValueError`; a single row whose denominator is zero (a
   queue that saw no packet, say) gives NaN in that row rather than failing the table.
 
@@ -35,12 +37,14 @@ in its docstring, in one module per subject; every name is importable from here
 (``tcpsim.metrics.jain_index``):
 
 * `fairness` — Jain's index, worst-case fairness, coefficient of variation, short-term
-  fairness, throughput ratios between groups, improvement percentages;
-* `convergence` — `convergence_time`;
+  fairness, the four of them together on a run (003), throughput ratios between
+  groups, improvement percentages;
+* `convergence` — `convergence_time`, and `recovery_time` after an outage (003's handoff);
 * `rates` — throughput and goodput (from counts and from the flows table),
-  aggregate goodput, retransmission ratio, throughput over time and within windows;
+  aggregate goodput, retransmission ratio, throughput over time, in 003's 0.5 s samples
+  and within windows;
 * `links` — link utilization;
-* `queues` — packet loss and drop rates, queueing delay.
+* `queues` — packet loss and drop rates, queueing delay, normalized queue length (003).
 
 Throughput from the time series: the monitor's ``delivered_bytes`` sample at time ``t``
 is the payload delivered *in order* to the receiver during the interval ``(t - I, t]``
@@ -57,17 +61,18 @@ from __future__ import annotations
 from ._inputs import ArrayLike
 from .fairness import (
     jain_index, worst_case_fairness, coefficient_of_variation,
-    mean_coefficient_of_variation, jain_index_series, short_term_fairness, throughput_ratio,
-    group_throughput_ratio, improvement_percent,
+    mean_coefficient_of_variation, jain_index_series, short_term_fairness,
+    fairness_and_smoothness, throughput_ratio, group_throughput_ratio, improvement_percent,
 )
-from .convergence import convergence_time
+from .convergence import convergence_time, recovery_time, handoff_recovery_time
 from .rates import (
     throughput_bps, goodput_bps, throughput, goodput, aggregate_goodput,
-    retransmission_ratio, throughput_series, window_throughput,
+    retransmission_ratio, throughput_series, window_throughput, sampled_throughput,
 )
 from .links import utilization, link_utilization
 from .queues import (
     packet_loss_rate, loss_rate, drop_rates, queueing_delay, mean_queueing_delay,
+    normalized_queue_length, normalized_queue,
 )
 
 __all__ = [
@@ -78,11 +83,14 @@ __all__ = [
     "mean_coefficient_of_variation",
     "jain_index_series",
     "short_term_fairness",
+    "fairness_and_smoothness",
     "throughput_ratio",
     "group_throughput_ratio",
     "improvement_percent",
     # convergence
     "convergence_time",
+    "recovery_time",
+    "handoff_recovery_time",
     # rates
     "throughput_bps",
     "goodput_bps",
@@ -92,6 +100,7 @@ __all__ = [
     "retransmission_ratio",
     "throughput_series",
     "window_throughput",
+    "sampled_throughput",
     # links
     "utilization",
     "link_utilization",
@@ -101,4 +110,6 @@ __all__ = [
     "drop_rates",
     "queueing_delay",
     "mean_queueing_delay",
+    "normalized_queue_length",
+    "normalized_queue",
 ]

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ._inputs import ArrayLike, _samples_2d, _table, _vector
+from .rates import MEASURE_FROM_S, SAMPLE_INTERVAL_S, goodput, sampled_throughput
 
 
 def jain_index(x: ArrayLike) -> float:
@@ -197,6 +198,38 @@ def short_term_fairness(
     if j.empty:
         raise ValueError("short_term_fairness: every sample has zero throughput for every flow")
     return float(j.mean())
+
+
+def fairness_and_smoothness(
+    results: Any, sample_s: float = SAMPLE_INTERVAL_S, start_s: float = MEASURE_FROM_S
+) -> pd.Series:
+    """Document 003's four fairness and smoothness metrics (§4.2) of one run's flows.
+
+    * ``fairness_index``: `jain_index` of each flow's throughput over its connection time;
+    * ``worst_case_fairness``: `worst_case_fairness` of the same throughputs;
+    * ``cov``: `mean_coefficient_of_variation` of the `sampled_throughput` (each flow's
+      CoV with the population standard deviation, averaged over the flows);
+    * ``short_term_fairness``: `short_term_fairness` of the same samples.
+
+    The long-term throughput is each flow's goodput (payload delivered in order over its
+    active time, `goodput`): 003 says only "throughput over the connection time", and
+    the samples count the same in-order payload (``delivered_bytes``). The samples are
+    ``sample_s`` long from ``start_s`` on (003: 0.5 s from 15 s, the defaults); the
+    scenario needs a ``[monitor] interval`` dividing ``sample_s`` and the flows monitored.
+
+    Every flow in the flows table counts (a CBR flow too: pass the TCP flows' results
+    only if the others should not). Raises `ValueError` as the four metrics do: no flow
+    delivered anything, a flow with no payload in the samples (its CoV is undefined), no
+    whole sample after ``start_s``.
+    """
+    gp = goodput(results)
+    samples = sampled_throughput(results, sample_s, start_s)
+    return pd.Series({
+        "fairness_index": jain_index(gp),
+        "worst_case_fairness": worst_case_fairness(gp),
+        "cov": mean_coefficient_of_variation(samples),
+        "short_term_fairness": short_term_fairness(samples),
+    }, name="fairness_and_smoothness")
 
 
 def throughput_ratio(a: Union[float, ArrayLike], b: Union[float, ArrayLike]) -> float:

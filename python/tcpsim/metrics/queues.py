@@ -136,3 +136,63 @@ def mean_queueing_delay(queues: Any) -> pd.Series:
     """
     df = _table(queues, "queues", ["queue", "mean_sojourn_s"])
     return pd.Series(df["mean_sojourn_s"].to_numpy(dtype=float), index=df["queue"].to_numpy(), name="mean_queueing_delay_s")
+
+
+def normalized_queue_length(queue_length_pkts: Union[float, ArrayLike], buffer_pkts: float) -> Union[float, np.ndarray]:
+    """Queue length as a fraction of the buffer: 1 is a full queue.
+
+    Definition (003 §4.2, Figs. 11–16: the bottleneck's queue length "normalized by the
+    buffer size", sampled periodically)::
+
+        normalized = queue_length / buffer
+
+    Both in packets. Vectorised over ``queue_length_pkts`` (e.g. the ``queue_pkts`` time
+    series, which counts the packets waiting, not the one on the wire). With a limit of
+    ``B`` that counts the packet on the wire (the default, as ns-2's DropTail,
+    docs/scenario.md ``limit_includes_transmission``), a full queue holds ``B − 1``
+    waiting and shows as ``(B − 1) / B``: 0.95 for 20 packets, 0.99 for 100. A value
+    above 1 is returned as it is, not clipped: it means ``buffer_pkts`` is not the
+    queue's limit.
+
+    Raises `ValueError` if ``buffer_pkts`` is not > 0 or a length is negative or not
+    finite.
+
+    >>> normalized_queue_length([0, 25, 100], 100).tolist()
+    [0.0, 0.25, 1.0]
+    """
+    _check_positive(buffer_pkts, "normalized_queue_length: buffer_pkts")
+    q = np.asarray(queue_length_pkts, dtype=float)
+    if q.size == 0:
+        raise ValueError("normalized_queue_length: empty input")
+    if not np.all(np.isfinite(q)) or np.any(q < 0):
+        raise ValueError("normalized_queue_length: queue lengths must be finite and >= 0")
+    n = q / float(buffer_pkts)
+    return float(n) if n.ndim == 0 else n
+
+
+def normalized_queue(results: Any, queue: str, buffer_pkts: float) -> pd.Series:
+    """`normalized_queue_length` of one queue's ``queue_pkts`` time series (003 Figs.
+    11–16): a Series indexed by sample time.
+
+    ``queue`` is the link direction (``"r1->r2"``); ``buffer_pkts`` its limit in packets
+    (003: the bandwidth-delay product). The results' tables do not carry a queue's limit,
+    so it is given here, as the scenario set it. Raises `ValueError` if the time series
+    has no ``queue_pkts`` samples of ``queue`` (monitor it: ``[monitor] queues``).
+
+    >>> ts = pd.DataFrame({"time_s": [0.5, 1.0], "entity": ["r1->r2"] * 2,
+    ...                    "metric": ["queue_pkts"] * 2, "value": [10.0, 50.0]})
+    >>> normalized_queue(ts, "r1->r2", 100).tolist()
+    [0.1, 0.5]
+    """
+    ts = _table(results, "timeseries", ["time_s", "entity", "metric", "value"])
+    sel = ts[(ts["metric"] == "queue_pkts") & (ts["entity"] == queue)]
+    if sel.empty:
+        monitored = sorted(ts.loc[ts["metric"] == "queue_pkts", "entity"].unique().tolist())
+        raise ValueError(
+            f"normalized_queue: no queue_pkts samples of queue {queue!r} in the time series "
+            f"(monitored queues: {monitored}); add it to [monitor] queues"
+        )
+    sel = sel.sort_values("time_s")
+    values = normalized_queue_length(sel["value"].to_numpy(dtype=float), buffer_pkts)
+    return pd.Series(values, index=pd.Index(sel["time_s"].to_numpy(dtype=float), name="time_s"),
+                     name="normalized_queue")

@@ -216,3 +216,69 @@ def window_throughput(
     out = sel.mean(axis=0)
     out.name = "throughput_bps"
     return out
+
+
+#: Document 003's sampling of "allotted throughput": every 0.5 s (3 to 6 RTTs there)...
+SAMPLE_INTERVAL_S = 0.5
+#: ... with the samples from t = 15 s on (003 §4.2), past every flow's slow start.
+MEASURE_FROM_S = 15.0
+
+
+def sampled_throughput(
+    timeseries: Any,
+    sample_s: float = SAMPLE_INTERVAL_S,
+    start_s: Optional[float] = MEASURE_FROM_S,
+    end_s: Optional[float] = None,
+) -> pd.DataFrame:
+    """Per-flow throughput (bit/s) in sample intervals of ``sample_s`` seconds, from
+    ``start_s`` on: 003 §4.2's "allotted throughput ``throughput_i(t)``", sampled every
+    0.5 s from t = 15 s (the defaults, `SAMPLE_INTERVAL_S` and `MEASURE_FROM_S`).
+
+    Built from `throughput_series` (the monitor's intervals ``I``): ``sample_s`` must be
+    a whole multiple of ``I`` (a monitor of ``"100ms"`` or ``"500ms"`` for 0.5 s samples),
+    and each sample ``(t − sample_s, t]`` is the mean of the ``sample_s / I`` monitor
+    intervals in it. Samples are aligned to multiples of ``sample_s`` from 0; only whole
+    samples are kept, with ``start_s <= t − sample_s`` and ``t <= end_s`` (``None``: open).
+
+    Returns a wide DataFrame like `throughput_series` (index = end of each sample, one
+    column per flow, ``attrs["interval_s"] = sample_s``), the input of
+    `short_term_fairness` and `mean_coefficient_of_variation`. Raises `ValueError` if
+    ``sample_s`` is not a multiple of the monitor interval or no whole sample remains.
+
+    >>> ts = pd.DataFrame({"time_s": [0.0, 0.25, 0.5, 0.75, 1.0], "entity": ["f"] * 5,
+    ...                    "metric": ["delivered_bytes"] * 5,
+    ...                    "value": [0.0, 31250.0, 0.0, 62500.0, 62500.0]})
+    >>> sampled_throughput(ts, sample_s=0.5, start_s=0.0)["f"].tolist()   # (0, 0.5], (0.5, 1]
+    [500000.0, 2000000.0]
+    """
+    _check_positive(sample_s, "sampled_throughput: sample_s")
+    fine = throughput_series(timeseries)
+    step = fine.attrs["interval_s"]
+    per_sample = sample_s / step
+    if abs(per_sample - round(per_sample)) > 1e-6 or round(per_sample) < 1:
+        raise ValueError(
+            f"sampled_throughput: sample_s = {sample_s} s is not a whole multiple of the monitor "
+            f"interval {step} s; set [monitor] interval to {sample_s} s or a divisor of it"
+        )
+    per_sample = int(round(per_sample))
+    t = np.asarray(fine.index, dtype=float)
+    # the sample (t_k − sample_s, t_k] that holds each monitor interval ending at t
+    sample_end = np.ceil(np.round(t / sample_s, 9)) * sample_s
+    grouped = fine.groupby(sample_end)
+    out = grouped.mean()[grouped.size() == per_sample]
+    ends = np.asarray(out.index, dtype=float)
+    keep = np.ones(ends.size, dtype=bool)
+    eps = 1e-9 * max(1.0, sample_s)
+    if start_s is not None:
+        keep &= ends - sample_s >= start_s - eps
+    if end_s is not None:
+        keep &= ends <= end_s + eps
+    out = out[keep]
+    if out.empty:
+        raise ValueError(
+            f"sampled_throughput: no whole {sample_s} s sample between {start_s} s and "
+            f"{end_s if end_s is not None else 'the end'}"
+        )
+    out.index.name = "time_s"
+    out.attrs["interval_s"] = float(sample_s)
+    return out

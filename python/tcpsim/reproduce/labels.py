@@ -48,6 +48,15 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "jain_window": ("Jain's fairness index", ""),
     "utilization_window": ("bottleneck utilization", ""),
     "full_utilization_s": ("time to full bottleneck utilization", "s"),
+    # smoothness_measures: reference document 003's fairness and smoothness metrics
+    "fairness_index": ("fairness index (Jain's, over the connection time)", ""),
+    "worst_case_fairness": ("worst-case fairness (smallest over largest throughput)", ""),
+    "cov": ("coefficient of variation of throughput, mean over flows", ""),
+    "short_term_fairness": ("short-term fairness (Jain's index per sample, averaged)", ""),
+    "queue_norm_mean": ("mean bottleneck queue over its buffer", ""),
+    "queue_norm_max": ("largest bottleneck queue over its buffer", ""),
+    # handoff_measures: recovery after an outage
+    "recovery_s": ("recovery time after the outage", "s"),
     # group_measures: reference document 000's measures per congestion control and queue
     "flow_kbps": ("throughput", "Kb/s"),
     "flow_kbps_window": ("throughput", "Kb/s"),

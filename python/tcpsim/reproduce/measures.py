@@ -54,6 +54,16 @@ Metric names (docs/reproducing.md#metrics):
   whole window, from the ``delivered_bytes`` series) and ``utilization_window.K`` (the
   bottleneck's mean utilization in it); and ``full_utilization_s`` (the first time the
   bottleneck's utilization reaches `FULL_UTILIZATION` in a sample).
+- For an experiment with ``[experiment.samples]`` (`smoothness_measures`), reference
+  document 003's metrics of all the run's flows (`tcpsim.metrics.fairness_and_smoothness`):
+  ``fairness_index`` (Jain's index of the goodputs), ``worst_case_fairness`` (smallest over
+  largest goodput), ``cov`` (each flow's coefficient of variation of its sampled
+  throughput, averaged over the flows) and ``short_term_fairness`` (Jain's index of each
+  sample, averaged); with ``buffer_pkts``, ``queue_norm_mean`` and ``queue_norm_max`` (the
+  bottleneck queue's ``queue_pkts`` samples over its limit, from the same start).
+- For an experiment with ``[experiment.handoff]`` (`handoff_measures`): ``recovery_s.NAME``
+  per flow, the seconds from the end of the outage until its throughput regains its level
+  (`tcpsim.metrics.handoff_recovery_time`; ``inf`` if it never does).
 """
 
 from __future__ import annotations
@@ -65,6 +75,7 @@ from typing import Any, Dict, Iterable, List, Tuple
 import numpy as np
 import pandas as pd
 
+from .. import metrics
 from ..analysis import jain as _jain
 from ..results import Results
 
@@ -204,6 +215,46 @@ def window_measures(res: Results, windows: List[Tuple[float, float]]) -> Dict[st
         full = u[u >= FULL_UTILIZATION]
         if len(full):
             out["full_utilization_s"] = float(full.index[0])
+    return out
+
+
+def smoothness_measures(res: Results, from_s: Any = None, every_s: Any = None,
+                        buffer_pkts: Any = None) -> Dict[str, float]:
+    """Document 003's fairness and smoothness metrics of the run's flows, and the
+    bottleneck's normalized queue when its limit is given (see the module's list).
+    ``from_s`` and ``every_s`` as `tcpsim.metrics.sampled_throughput`'s ``start_s`` and
+    ``sample_s`` (None: its defaults, 003's 15 s and 0.5 s). A metric the run cannot
+    give (no flow delivered anything, a flow idle in every sample) is left out."""
+    sampling = {k: v for k, v in (("start_s", from_s), ("sample_s", every_s)) if v is not None}
+    out: Dict[str, float] = {}
+    try:
+        out.update({k: float(v) for k, v in metrics.fairness_and_smoothness(res, **sampling).items()})
+    except ValueError:
+        pass
+    top = _bottleneck(res)
+    if buffer_pkts is not None and top is not None:
+        try:
+            q = metrics.normalized_queue(res, str(top), buffer_pkts)
+        except ValueError:
+            return out
+        start = sampling.get("start_s", metrics.rates.MEASURE_FROM_S)
+        q = q[q.index >= start - 1e-9]
+        if len(q):
+            out["queue_norm_mean"] = float(q.mean())
+            out["queue_norm_max"] = float(q.max())
+    return out
+
+
+def handoff_measures(res: Results, outage_s: Tuple[float, float]) -> Dict[str, float]:
+    """``recovery_s.NAME`` of each flow after the outage (see the module's list); a flow
+    whose level before the outage is undefined (it delivered nothing) is left out."""
+    out: Dict[str, float] = {}
+    for name in res.flows["name"]:
+        try:
+            rec = metrics.handoff_recovery_time(res, outage_s, flows=[name])
+        except ValueError:
+            continue
+        out[f"recovery_s.{name}"] = float(rec[name])
     return out
 
 

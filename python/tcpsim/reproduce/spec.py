@@ -75,6 +75,19 @@ class Figure:
 
 
 @dataclass
+class Samples:
+    """How document 003's fairness and smoothness metrics sample throughput; ``None``
+    takes the metric's documented default (`tcpsim.metrics.sampled_throughput`)."""
+
+    #: Samples count from this time on (s); 003: 15 s.
+    from_s: Optional[float] = None
+    #: The length of each sample (s); 003: 0.5 s.
+    every_s: Optional[float] = None
+    #: The bottleneck queue's limit in packets, for its normalized length.
+    buffer_pkts: Optional[float] = None
+
+
+@dataclass
 class Experiment:
     name: str
     path: Path
@@ -102,6 +115,11 @@ class Experiment:
     base_rtt_s: Optional[float] = None
     #: Measurement windows [start, end] (s) for the ``*_window.K`` metrics.
     windows: List[Tuple[float, float]] = field(default_factory=list)
+    #: Document 003's sampled metrics (``[experiment.samples]``), if asked for.
+    samples: Optional["Samples"] = None
+    #: An outage (start, end) in seconds, such as a handoff's blackout, for the
+    #: ``recovery_s.NAME`` metrics (``[experiment.handoff]``).
+    outage_s: Optional[Tuple[float, float]] = None
     #: The ns-2.35 twin, if the experiment has one.
     ns2: Optional[Ns2Twin] = None
     #: The name of the other reading of the document this experiment belongs to, when it
@@ -362,6 +380,32 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{where}, key 'experiment.windows': expected a list of [start, end] times "
                                 "in seconds, such as [[0, 100], [100, 200]]")
         e.windows = [(float(a), float(b)) for a, b in wins]
+    sm = ex.get("samples")
+    if sm is not None:
+        sw = f"{where}, [experiment.samples]"
+        if not isinstance(sm, dict):
+            raise ScenarioError(f"{sw}: expected a table with from_s, every_s, buffer_pkts")
+        bad = sorted(set(sm) - {"from_s", "every_s", "buffer_pkts"})
+        if bad:
+            raise ScenarioError(f"{sw}, key '{bad[0]}': unknown key (expected from_s, every_s, buffer_pkts)")
+        for key, least in (("from_s", 0.0), ("every_s", None), ("buffer_pkts", None)):
+            v = sm.get(key)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                  or (v < least if least is not None else v <= 0)):
+                raise ScenarioError(f"{sw}, key '{key}': expected a "
+                                    f"{'number >= 0' if least is not None else 'positive number'}")
+        e.samples = Samples(**{k: (float(v) if v is not None else None) for k, v in sm.items()})
+    ho = ex.get("handoff")
+    if ho is not None:
+        hw = f"{where}, [experiment.handoff]"
+        if not isinstance(ho, dict) or sorted(ho) != ["outage_s"]:
+            raise ScenarioError(f"{hw}: expected one key, outage_s = [start, end] in seconds, such as [20, 21]")
+        o = ho["outage_s"]
+        if not (isinstance(o, list) and len(o) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                           for x in o) and 0 <= o[0] < o[1]):
+            raise ScenarioError(f"{hw}, key 'outage_s': expected [start, end] in seconds with start < end, "
+                                "such as [20, 21]")
+        e.outage_s = (float(o[0]), float(o[1]))
     twin = ex.get("ns2")
     if twin is not None:
         tw = f"{where}, [experiment.ns2]"
