@@ -45,6 +45,11 @@ pub struct RedCore {
     pub(crate) max_th: f64,
     /// EWMA weight w_q (`settings.weight`).
     pub(crate) weight: f64,
+    /// The buffer limit in the unit of `measure` (`limit`).
+    // Computed once: computing it (a checked product in byte mode) and converting it to
+    // floating point at every arrival cost benchmark B1 4.8 M instructions, 23 per RED
+    // arrival (docs/performance.md, "Winning back").
+    limit: f64,
     /// Packets per second the link can send at mean_packet_size (ns-2 `ptc`).
     packets_per_second: f64,
     pub(crate) vars: RedVars,
@@ -62,6 +67,7 @@ impl RedCore {
             min_th: settings.min_th * scale,
             max_th: settings.max_th * scale,
             weight: settings.weight,
+            limit: if params.queue_in_bytes { params.limit_bytes() as f64 } else { params.limit_packets() as f64 },
             packets_per_second: params.packets_per_second(rate_bps),
             vars: RedVars { idle: true, ..RedVars::default() },
             random,
@@ -101,11 +107,7 @@ impl RedCore {
 
     /// The buffer limit in the same unit as `measure`.
     pub fn limit(&self) -> f64 {
-        if self.params.queue_in_bytes {
-            self.params.limit_bytes() as f64
-        } else {
-            self.params.limit_packets() as f64
-        }
+        self.limit
     }
 
     /// The average in packets (in byte mode, bytes / mean_packet_size).
