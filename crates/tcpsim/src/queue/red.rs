@@ -162,8 +162,9 @@ impl QueueDiscipline for Red {
 /// always inlined, so that RED's hot path stays one function (docs/performance.md).
 #[inline(always)]
 pub(crate) fn red_enqueue(core: &mut RedCore, fifo: &mut Fifo, now: SimTime, arrival: Arrival) -> Verdict {
+    core.end_idle_period(now);
     let q = core.measure(fifo.len(), fifo.bytes());
-    let verdict = match core.on_arrival(q, arrival.size, now) {
+    let verdict = match core.on_arrival(q, arrival.size) {
         RedDecision::Pass => Verdict::Queued,
         RedDecision::Forced => Verdict::Dropped(DropReason::Early),
         RedDecision::Hit { p_b } => {

@@ -45,6 +45,11 @@ pub struct RedCore {
     pub(crate) max_th: f64,
     /// EWMA weight w_q (`settings.weight`).
     pub(crate) weight: f64,
+    /// The buffer limit in the unit of `measure` (`limit`).
+    // Computed once: computing it (a checked product in byte mode) and converting it to
+    // floating point at every arrival cost benchmark B1 4.8 M instructions, 23 per RED
+    // arrival (docs/performance.md, "Winning back").
+    limit: f64,
     /// Packets per second the link can send at mean_packet_size (ns-2 `ptc`).
     packets_per_second: f64,
     pub(crate) vars: RedVars,
@@ -62,6 +67,7 @@ impl RedCore {
             min_th: settings.min_th * scale,
             max_th: settings.max_th * scale,
             weight: settings.weight,
+            limit: if params.queue_in_bytes { params.limit_bytes() as f64 } else { params.limit_packets() as f64 },
             packets_per_second: params.packets_per_second(rate_bps),
             vars: RedVars { idle: true, ..RedVars::default() },
             random,
@@ -101,11 +107,7 @@ impl RedCore {
 
     /// The buffer limit in the same unit as `measure`.
     pub fn limit(&self) -> f64 {
-        if self.params.queue_in_bytes {
-            self.params.limit_bytes() as f64
-        } else {
-            self.params.limit_packets() as f64
-        }
+        self.limit
     }
 
     /// The average in packets (in byte mode, bytes / mean_packet_size).
@@ -117,13 +119,13 @@ impl RedCore {
         }
     }
 
-    /// Steps 1–4 of `red.rs`'s header for a packet of `size` bytes arriving at a queue of
-    /// length `q` (in the unit of `measure`).
+    /// Steps 2–4 of `red.rs`'s header for a packet of `size` bytes arriving at a queue of
+    /// length `q` (in the unit of `measure`); step 1, `end_idle_period`, comes first.
     // Inlined: with two callers (RED and connection-count RED) the compiler would call
     // it out of line, +0.5 % instructions in benchmark B1 (docs/performance.md).
     #[inline(always)]
-    pub fn on_arrival(&mut self, q: f64, size: u32, now: SimTime) -> RedDecision {
-        self.update_average(q, now);
+    pub fn on_arrival(&mut self, q: f64, size: u32) -> RedDecision {
+        self.update_average(q);
         self.vars.count += 1;
         self.vars.count_bytes += size as u64;
         let avg = self.vars.avg;
@@ -169,17 +171,30 @@ impl RedCore {
         }
     }
 
-    /// Steps 1–2: idle correction and EWMA (ns-2 `REDQueue::estimator` with m + 1).
-    fn update_average(&mut self, q: f64, now: SimTime) {
-        let mut idle_slots = 0.0;
-        if self.vars.idle {
-            self.vars.idle = false;
-            let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
-            idle_slots = (self.packets_per_second * idle_time).floor();
+    /// Step 1, the idle correction (ns-2 `REDQueue::estimator` with m + 1): an arrival
+    /// that ends an idle period first decays the average as if m small packets had
+    /// arrived at an empty queue, m the packets the link could have sent meanwhile.
+    // A step of its own, called before the queue is measured: the call to `powf` then
+    // has none of the arrival's values to keep alive across it (they were spilled and
+    // reloaded around it; in benchmark B1 124 241 of 208 513 RED arrivals end an idle
+    // period): −1.2 M instructions in B1 (docs/performance.md, "Winning back").
+    #[inline(always)]
+    pub fn end_idle_period(&mut self, now: SimTime) {
+        if !self.vars.idle {
+            return;
         }
+        self.vars.idle = false;
+        let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
+        let idle_slots = (self.packets_per_second * idle_time).floor();
+        if idle_slots > 0.0 {
+            self.vars.avg *= (1.0 - self.weight).powf(idle_slots);
+        }
+    }
+
+    /// Step 2, the EWMA of the queue length `q`.
+    fn update_average(&mut self, q: f64) {
         let w = self.weight;
-        let decayed = if idle_slots > 0.0 { self.vars.avg * (1.0 - w).powf(idle_slots) } else { self.vars.avg };
-        self.vars.avg = (1.0 - w) * decayed + w * q;
+        self.vars.avg = (1.0 - w) * self.vars.avg + w * q;
     }
 
     /// p_b of the header (ns-2 `calculate_p_new`).
