@@ -177,6 +177,19 @@ def throughput_series(timeseries: Any, interval: Optional[float] = None) -> pd.D
     return out
 
 
+def _whole_intervals_within(ends: np.ndarray, step: float, start: Optional[float],
+                            end: Optional[float]) -> np.ndarray:
+    """Which intervals (ending at `ends`, each `step` long) lie wholly in [start, end]
+    (either bound None: open), with a tolerance for the float times of the series."""
+    keep = np.ones(ends.size, dtype=bool)
+    eps = 1e-9 * max(1.0, step)
+    if start is not None:
+        keep &= ends - step >= start - eps
+    if end is not None:
+        keep &= ends <= end + eps
+    return keep
+
+
 def window_throughput(
     timeseries: Any,
     start: Optional[float] = None,
@@ -201,14 +214,7 @@ def window_throughput(
     """
     wide = throughput_series(timeseries, interval)
     step = wide.attrs["interval_s"]
-    t = np.asarray(wide.index, dtype=float)
-    keep = np.ones(t.size, dtype=bool)
-    eps = 1e-9 * max(1.0, step)
-    if start is not None:
-        keep &= t - step >= start - eps
-    if end is not None:
-        keep &= t <= end + eps
-    sel = wide[keep]
+    sel = wide[_whole_intervals_within(np.asarray(wide.index, dtype=float), step, start, end)]
     if sel.empty:
         raise ValueError(
             f"window_throughput: no whole sampling interval of {step} s lies in [{start}, {end}]"
@@ -266,14 +272,7 @@ def sampled_throughput(
     sample_end = np.ceil(np.round(t / sample_s, 9)) * sample_s
     grouped = fine.groupby(sample_end)
     out = grouped.mean()[grouped.size() == per_sample]
-    ends = np.asarray(out.index, dtype=float)
-    keep = np.ones(ends.size, dtype=bool)
-    eps = 1e-9 * max(1.0, sample_s)
-    if start_s is not None:
-        keep &= ends - sample_s >= start_s - eps
-    if end_s is not None:
-        keep &= ends <= end_s + eps
-    out = out[keep]
+    out = out[_whole_intervals_within(np.asarray(out.index, dtype=float), sample_s, start_s, end_s)]
     if out.empty:
         raise ValueError(
             f"sampled_throughput: no whole {sample_s} s sample between {start_s} s and "
