@@ -308,6 +308,17 @@ def _read(path: Path) -> Dict[str, Any]:
         raise ScenarioError(f"{path}: not valid TOML: {e}") from None
 
 
+def _table_of(value: Any, where: str, keys: Tuple[str, ...]) -> None:
+    """Refuse `value` unless it is a table whose keys are among `keys`: the error names
+    `where` and the first unknown key."""
+    expected = ", ".join(keys)
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: expected a table with {expected}")
+    bad = sorted(set(value) - set(keys))
+    if bad:
+        raise ScenarioError(f"{where}, key '{bad[0]}': unknown key (expected {expected})")
+
+
 def _need(table: Dict[str, Any], key: str, where: str, kind=str):
     if key not in table:
         raise ScenarioError(f"{where}: missing key '{key}'")
@@ -383,11 +394,7 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
     sm = ex.get("samples")
     if sm is not None:
         sw = f"{where}, [experiment.samples]"
-        if not isinstance(sm, dict):
-            raise ScenarioError(f"{sw}: expected a table with from_s, every_s, buffer_pkts")
-        bad = sorted(set(sm) - {"from_s", "every_s", "buffer_pkts"})
-        if bad:
-            raise ScenarioError(f"{sw}, key '{bad[0]}': unknown key (expected from_s, every_s, buffer_pkts)")
+        _table_of(sm, sw, ("from_s", "every_s", "buffer_pkts"))
         for key, least in (("from_s", 0.0), ("every_s", None), ("buffer_pkts", None)):
             v = sm.get(key)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
@@ -409,11 +416,7 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
     twin = ex.get("ns2")
     if twin is not None:
         tw = f"{where}, [experiment.ns2]"
-        if not isinstance(twin, dict):
-            raise ScenarioError(f"{tw}: expected a table with script, args and axis")
-        bad = sorted(set(twin) - {"script", "args", "axis"})
-        if bad:
-            raise ScenarioError(f"{tw}, key '{bad[0]}': unknown key (expected script, args, axis)")
+        _table_of(twin, tw, ("script", "args", "axis"))
         script = _need(twin, "script", tw)
         axis = twin.get("axis")
         if axis is not None and not (isinstance(axis, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", axis)):
