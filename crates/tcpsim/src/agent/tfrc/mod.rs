@@ -14,3 +14,4 @@
 //! lists the differences.
 
 pub mod equation;
+pub mod loss_history;
