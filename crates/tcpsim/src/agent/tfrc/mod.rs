@@ -15,3 +15,4 @@
 
 pub mod equation;
 pub mod loss_history;
+pub mod rate;
