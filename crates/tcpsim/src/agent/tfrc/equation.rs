@@ -88,6 +88,34 @@ pub fn throughput_bytes_per_s(inputs: &EquationInputs, rules: &EquationRules) ->
     (s / seconds_per_segment).min(rules.max_rate_bytes_per_s)
 }
 
+/// ns-2's tolerance on the inverted equation: a rate within ±5% of the target will do
+/// (`b_to_p` in tcp/formula-with-inverse.h).
+pub const NS2_INVERSE_TOLERANCE: f64 = 0.05;
+
+/// The loss event rate at which the equation gives `target_rate_bytes_per_s`, the rest of
+/// `inputs` as given (their `loss_event_rate` is ignored). RFC 5348 §6.3.1 asks for it to
+/// seed the receiver's loss history at the first loss (from the rate received); ns-2's
+/// `b_to_p` finds it by bisection, which this follows: p from 0.5 moving by 0.25, 0.125,
+/// … (up when the equation's rate is above the target, down when below), stopping when
+/// the rate is within ±`relative_tolerance` of the target (ns-2: 0.05) or after 31 steps.
+pub fn loss_event_rate_for_rate(target_rate_bytes_per_s: f64, inputs: &EquationInputs, rules: &EquationRules, relative_tolerance: f64) -> f64 {
+    let (mut p, mut step) = (0.5, 0.25);
+    for _ in 0..=30 {
+        let rate = throughput_bytes_per_s(&EquationInputs { loss_event_rate: p, ..*inputs }, rules);
+        let within = rate > (1.0 - relative_tolerance) * target_rate_bytes_per_s && rate < (1.0 + relative_tolerance) * target_rate_bytes_per_s;
+        if within {
+            return p;
+        }
+        if rate > target_rate_bytes_per_s {
+            p += step;
+        } else {
+            p -= step;
+        }
+        step /= 2.0;
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +178,21 @@ mod tests {
             .map(|&p| throughput_bytes_per_s(&EquationInputs::rfc5348(1000.0, 0.1, p), &EquationRules::NS2))
             .collect();
         assert!(rates.windows(2).all(|w| w[0] > w[1]), "{rates:?}");
+    }
+
+    #[test]
+    fn the_inverse_bisects_like_ns2_to_within_five_percent() {
+        // Target X(p = 0.01) = 112,332 B/s (s = 1000 B, R = 0.1 s, t_RTO = 0.4 s). The
+        // rates at p = 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625 are all below it
+        // (538 … 85,817 B/s), at 0.0078125 above (129,445), at 0.01171875 below
+        // (102,300), and at 0.009765625 within 5% (113,895): ns-2 stops there.
+        let inputs = EquationInputs::rfc5348(1000.0, 0.1, 0.0);
+        let target = throughput_bytes_per_s(&EquationInputs::rfc5348(1000.0, 0.1, 0.01), &EquationRules::NS2);
+        assert_eq!(loss_event_rate_for_rate(target, &inputs, &EquationRules::NS2, NS2_INVERSE_TOLERANCE), 0.009_765_625);
+        // 40,000 B/s: 0.5 … 0.03125 as above (53,705 is above), then 0.046875 (38,971, within 5%).
+        assert_eq!(loss_event_rate_for_rate(40_000.0, &inputs, &EquationRules::NS2, NS2_INVERSE_TOLERANCE), 0.046_875);
+        // A tight tolerance runs all 31 steps and lands within 2^-31 of p = 0.01.
+        let p = loss_event_rate_for_rate(target, &inputs, &EquationRules::NS2, 1e-12);
+        assert!((p - 0.01).abs() < 1e-6, "{p}");
     }
 }

@@ -171,9 +171,9 @@ impl LossIntervals {
 
     /// The first loss event when the history is seeded (RFC 5348 §6.3.1; ns-2
     /// `AdjustHistoryAfterSS_ 1`): the interval before it is replaced by `packets`,
-    /// the interval whose loss event rate would give the rate received so far (the
-    /// throughput equation inverted; ns-2 `b_to_p`, not part of this increment), and a
-    /// new interval opens.
+    /// `1 / p` for the `p` at which the throughput equation gives the rate received so
+    /// far (`super::equation::loss_event_rate_for_rate`, ns-2 `b_to_p`), and a new
+    /// interval opens.
     pub fn start_first_loss_event_seeded(&mut self, packets: f64) {
         debug_assert!(!self.has_loss_event(), "the history is seeded at the first loss event only");
         self.close_open_interval(packets);

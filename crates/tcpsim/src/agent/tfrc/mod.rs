@@ -3,7 +3,8 @@
 //! core, one concern per file, independent of the engine. Not yet a traffic source:
 //! the agents, their packets and the catalogue entry come later (issue 19).
 //!
-//! - [`equation`]: the TCP throughput equation X(s, R, p, t_RTO) (§3.1);
+//! - [`equation`]: the TCP throughput equation X(s, R, p, t_RTO) (§3.1) and its inverse
+//!   (the p that gives a rate, §6.3.1);
 //! - [`loss_history`]: the receiver's loss events, loss intervals and loss event rate
 //!   (§5);
 //! - [`rate`]: the sender's allowed rate on feedback and on the no-feedback timer (§4).
