@@ -28,6 +28,7 @@
 
 pub mod cbr;
 pub mod tcp;
+pub mod tfrc;
 
 use crate::engine::{Packet, PacketKind, RandomStream, SackBlocks, SimTime};
 use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec, ParamError};
