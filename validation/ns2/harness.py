@@ -680,16 +680,22 @@ def _label(case: str, seconds: float, default: float) -> str:
     return case if seconds == default else f"{case} ({seconds:g} s)"
 
 
-def case_c(seconds: float = 100.0) -> CaseResult:
-    """Case C, Tahoe over DropTail: goodput 2 %, bottleneck drops 10 %,
-    fast retransmits 10 %, timeouts +-1 (absolute)."""
-    ns, ts, nw, tw, notes = run_case("C", CASE_C_TCL, CASE_C_TOML, seconds, 100.0)
-    checks = [
+def _loss_recovery_checks(ns: dict, ts: dict) -> list:
+    """The checks of a deterministic single-flow drop-tail case (C, GAIMD): goodput 2 %,
+    bottleneck drops 10 %, fast retransmits 10 %, timeouts +-1 (absolute)."""
+    return [
         Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
         Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
         Check("fast_retransmits", ns["fast_retransmits"], ts["fast_retransmits"], "rel", 0.10),
         Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
     ]
+
+
+def case_c(seconds: float = 100.0) -> CaseResult:
+    """Case C, Tahoe over DropTail: goodput 2 %, bottleneck drops 10 %,
+    fast retransmits 10 %, timeouts +-1 (absolute)."""
+    ns, ts, nw, tw, notes = run_case("C", CASE_C_TCL, CASE_C_TOML, seconds, 100.0)
+    checks = _loss_recovery_checks(ns, ts)
     return CaseResult(_label("C", seconds, 100.0), ns, ts, checks, nw, tw, notes)
 
 
@@ -749,12 +755,7 @@ def case_gaimd(seconds: float = 100.0) -> CaseResult:
     DropTail, deterministic: goodput 2 %, bottleneck drops 10 %, fast retransmits 10 %,
     timeouts +-1 (absolute)."""
     ns, ts, nw, tw, notes = run_case("GAIMD", CASE_GAIMD_TCL, CASE_GAIMD_TOML, seconds, 100.0)
-    checks = [
-        Check("goodput_bps", ns["goodput_bps"], ts["goodput_bps"], "rel", 0.02),
-        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
-        Check("fast_retransmits", ns["fast_retransmits"], ts["fast_retransmits"], "rel", 0.10),
-        Check("timeouts", ns["timeouts"], ts["timeouts"], "abs", 1),
-    ]
+    checks = _loss_recovery_checks(ns, ts)
     return CaseResult(_label("GAIMD", seconds, 100.0), ns, ts, checks, nw, tw, notes)
 
 
