@@ -98,6 +98,17 @@ def drop_rates(queues: Any) -> pd.DataFrame:
     return out
 
 
+def _queue_lengths(values, what: str) -> np.ndarray:
+    """`values` as a float array of queue lengths, refused (naming `what`) when empty,
+    negative or not finite."""
+    q = np.asarray(values, dtype=float)
+    if q.size == 0:
+        raise ValueError(f"{what}: empty input")
+    if not np.all(np.isfinite(q)) or np.any(q < 0):
+        raise ValueError(f"{what}: queue lengths must be finite and >= 0")
+    return q
+
+
 def queueing_delay(queue_length_pkts: Union[float, ArrayLike], packet_size_bytes: float, rate_bps: float) -> Union[float, np.ndarray]:
     """Queueing delay implied by a queue length: the time to transmit the packets ahead.
 
@@ -113,11 +124,7 @@ def queueing_delay(queue_length_pkts: Union[float, ArrayLike], packet_size_bytes
     """
     _check_positive(packet_size_bytes, "queueing_delay: packet_size_bytes")
     _check_positive(rate_bps, "queueing_delay: rate_bps")
-    q = np.asarray(queue_length_pkts, dtype=float)
-    if q.size == 0:
-        raise ValueError("queueing_delay: empty input")
-    if not np.all(np.isfinite(q)) or np.any(q < 0):
-        raise ValueError("queueing_delay: queue lengths must be finite and >= 0")
+    q = _queue_lengths(queue_length_pkts, "queueing_delay")
     d = q * packet_size_bytes * 8.0 / rate_bps
     return float(d) if d.ndim == 0 else d
 
@@ -161,11 +168,7 @@ def normalized_queue_length(queue_length_pkts: Union[float, ArrayLike], buffer_p
     [0.0, 0.25, 1.0]
     """
     _check_positive(buffer_pkts, "normalized_queue_length: buffer_pkts")
-    q = np.asarray(queue_length_pkts, dtype=float)
-    if q.size == 0:
-        raise ValueError("normalized_queue_length: empty input")
-    if not np.all(np.isfinite(q)) or np.any(q < 0):
-        raise ValueError("normalized_queue_length: queue lengths must be finite and >= 0")
+    q = _queue_lengths(queue_length_pkts, "normalized_queue_length")
     n = q / float(buffer_pkts)
     return float(n) if n.ndim == 0 else n
 
