@@ -44,7 +44,7 @@ SCRIPT = Path(__file__).resolve().parents[1] / "validation" / "ns2" / "doc000.tc
 def _script_defaults():
     """The twin's own defaults (its `array set opt {...}`): an argument an experiment
     does not pass takes these."""
-    body = re.search(r"array set opt \{(.*?)\}\nforeach", SCRIPT.read_text(), re.S).group(1)
+    body = re.search(r"array set opt \{(.*?)\}\n", SCRIPT.read_text(), re.S).group(1)
     words = re.findall(r'""|\S+', body)
     return {k: ("" if v == '""' else v) for k, v in zip(words[::2], words[1::2])}
 

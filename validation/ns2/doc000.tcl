@@ -69,15 +69,7 @@ array set opt {exp dumbbell flows reno,reno rate 1.5Mb delay 40ms access 10Mb ac
                byte_mode false tick 0.01 min_rto 0.2 initial_rto 3 max_rto 60
                initial_window 1 max_window 1000 vegas 1/3 window "" start_jitter 0 T 100 seed 1 trace ""
                beta 3 n_error 0 red_n_update reset}
-foreach a $argv {
-    set kv [split $a =]
-    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
-        puts stderr "doc000.tcl: bad argument '$a' (expected one of: [lsort [array names opt]] as KEY=VALUE)"
-        exit 2
-    }
-    set opt([lindex $kv 0]) [lindex $kv 1]
-}
-set T $opt(T); set SEED $opt(seed); set TRACE $opt(trace)
+parse_keyword_args doc000.tcl opt
 foreach k {rate access} { set opt($k) [string map {bps b} $opt($k)] }
 
 set ns [new Simulator]

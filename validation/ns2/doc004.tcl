@@ -29,15 +29,7 @@
 source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {part p1 variant sack queue droptail cbr 0.5Mb window 100 T 100 seed 1 trace "" sample 0 delay 15ms access 2ms step 0.1}
-foreach a $argv {
-    set kv [split $a =]
-    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
-        puts stderr "doc004.tcl: bad argument '$a' (expected one of: [lsort [array names opt]] as KEY=VALUE)"
-        exit 2
-    }
-    set opt([lindex $kv 0]) [lindex $kv 1]
-}
-set T $opt(T); set SEED $opt(seed); set TRACE $opt(trace)
+parse_keyword_args doc004.tcl opt
 set opt(cbr) [string map {bps b} $opt(cbr)]   ;# tcpsim's "0.5Mbps" is ns-2's "0.5Mb"
 
 set ns [new Simulator]

@@ -38,6 +38,24 @@ proc parse_args {default_T} {
     if {$argc >= 3} { set TRACE [lindex $argv 2] }
 }
 
+# The document twins' KEY=VALUE arguments (doc000.tcl, doc004.tcl): each argument of argv
+# sets the element of the caller's array `optname` it names; an unknown key or a word
+# without "=" stops the script with the keys it takes. Then T, SEED and TRACE from the
+# array's T, seed and trace, as parse_args sets them for the case scripts.
+proc parse_keyword_args {script optname} {
+    global argv T SEED TRACE
+    upvar 1 $optname opt
+    foreach a $argv {
+        set kv [split $a =]
+        if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
+            puts stderr "$script: bad argument '$a' (expected one of: [lsort [array names opt]] as KEY=VALUE)"
+            exit 2
+        }
+        set opt([lindex $kv 0]) [lindex $kv 1]
+    }
+    set T $opt(T); set SEED $opt(seed); set TRACE $opt(trace)
+}
+
 proc apply_seed_and_trace {ns} {
     global SEED TRACE defaultRNG tracefd
     if {$SEED != 1} { $defaultRNG seed $SEED }
