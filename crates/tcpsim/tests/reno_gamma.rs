@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{run, series};
+use common::{f64_col, run, series, str_col};
 
 const BUFFER_PKTS: f64 = 100.0;
 /// Slow start and the first losses are over by then (the paper measures from 15 s).
@@ -61,4 +61,58 @@ fn reno_gamma_keeps_the_queue_under_six_tenths_of_the_buffer_where_reno_fills_it
     assert_eq!(gamma_drops, 0.0, "Reno + γ overflowed after slow start");
     assert!(reno_peak >= 0.95, "Reno's saw-tooth peaks at {reno_peak:.2} of the buffer");
     assert!(reno_drops > 0.0, "Reno overflows");
+}
+
+/// The paper's dumbbell measured from `SETTLED_S`, as the paper measures.
+fn measured_from_settled(cc: &str) -> String {
+    paper_dumbbell(cc).replace("seed = 1\n", &format!("seed = 1\nmeasure_from = \"{SETTLED_S}s\"\n"))
+}
+
+#[test]
+fn the_flows_table_reports_each_flows_gamma_over_the_measurement_window() {
+    // §4.3.1: "γ applied in the experiments around 2/3" (buffer = BDP, k = 1,
+    // th_upper = 0.5). Reported here as measured, not tuned: each γ is
+    // 1 / (1 + th_upper · k) with k = (maxRTT − minRTT) / minRTT of the flow, so it lies in
+    // (0, 1]; each flow applies at least one decrease in the 45 s after slow start (the
+    // synchronized cuts of the test above come every few seconds).
+    let whole = run(&paper_dumbbell("\"reno_gamma\""));
+    let r = run(&measured_from_settled("\"reno_gamma\""));
+    let (count, mean, min, max) =
+        (f64_col(&r.flows, "gamma_count"), f64_col(&r.flows, "gamma_mean"), f64_col(&r.flows, "gamma_min"), f64_col(&r.flows, "gamma_max"));
+    let whole_count = f64_col(&whole.flows, "gamma_count");
+    for i in 0..count.len() {
+        assert!(count[i] >= 1.0 && count[i] <= whole_count[i], "flow {i}: {} γ in the window, {} in the run", count[i], whole_count[i]);
+        assert!(0.0 < min[i] && min[i] <= mean[i] && mean[i] <= max[i] && max[i] <= 1.0, "flow {i}: {} ≤ {} ≤ {}", min[i], mean[i], max[i]);
+    }
+    let total: f64 = count.iter().sum();
+    let pooled = count.iter().zip(mean).map(|(n, m)| n * m).sum::<f64>() / total;
+    eprintln!(
+        "Reno + γ, 10 flows, from {SETTLED_S} s: {total} decreases, mean γ {pooled:.4} (per flow {:.3} to {:.3}; smallest {:.4}, largest {:.4})",
+        mean.iter().copied().fold(f64::INFINITY, f64::min),
+        mean.iter().copied().fold(0.0, f64::max),
+        min.iter().copied().fold(f64::INFINITY, f64::min),
+        max.iter().copied().fold(0.0, f64::max),
+    );
+}
+
+#[test]
+fn flows_of_other_window_controls_have_empty_gamma_columns() {
+    // Nine Reno + γ flows and one Reno flow; a run without Reno + γ has no γ columns.
+    let mixed = run(&(paper_dumbbell("\"reno_gamma\"").replace("count = 10", "count = 9")
+        + "\n[[flow]]\nname = \"reno\"\nfrom = \"s9\"\nto = \"d9\"\ncc = \"reno\"\nrecovery = \"reno\"\nreceiver = \"delayed\"\nstart = \"900ms\"\n"));
+    let cc = str_col(&mixed.flows, "cc");
+    let count = f64_col(&mixed.flows, "gamma_count");
+    for (i, name) in cc.iter().enumerate() {
+        match name.as_str() {
+            "reno_gamma" => assert!(count[i] >= 1.0, "flow {i}: {}", count[i]),
+            _ => {
+                for statistic in ["count", "mean", "min", "max"] {
+                    assert!(f64_col(&mixed.flows, &format!("gamma_{statistic}"))[i].is_nan(), "{name} flow: gamma_{statistic}");
+                }
+            }
+        }
+    }
+    assert_eq!(cc.iter().filter(|c| *c == "reno").count(), 1);
+    let reno = run(&paper_dumbbell("\"reno\""));
+    assert!(reno.flows.column("gamma_count").is_none(), "no Reno + γ flow, no γ columns");
 }

@@ -192,6 +192,10 @@ pub struct FlowCounters {
     pub unique_packets: u64,
     /// The congestion window at the end, packets (window-based sources only).
     pub final_cwnd: Option<f64>,
+    /// Values the flow's models record for measurement, by name, each with every value so
+    /// far in the order recorded (a window control's
+    /// [`CongestionControl::recorded`](crate::tcp::cc::CongestionControl::recorded)).
+    pub recorded: Vec<(&'static str, Vec<f64>)>,
 }
 
 /// A traffic source or sink.

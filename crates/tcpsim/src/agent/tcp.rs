@@ -289,6 +289,7 @@ impl Agent for TcpSource {
             max: s.rtt_max,
         });
         c.final_cwnd = Some(self.sender.state.window.cwnd);
+        self.sender.cc_recorded(&mut |name, values| c.recorded.push((name, values.to_vec())));
     }
 
     fn measurement_starts(&mut self) {

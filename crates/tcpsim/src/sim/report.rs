@@ -62,6 +62,7 @@ fn flows_table(sim: &Simulation) -> Table {
     let mut cols: Vec<Vec<f64>> = vec![Vec::with_capacity(n); 9];
     let mut ints: Vec<Vec<i64>> = vec![Vec::with_capacity(n); 10];
     let mut names = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut recorded = Vec::with_capacity(n);
     for (i, (spec, f)) in sc.flows.iter().zip(&sim.flows).enumerate() {
         let stop = spec.stop.unwrap_or(end).min(end);
         let active = time::to_secs(stop.saturating_sub(spec.start.max(from))).max(0.0);
@@ -86,6 +87,7 @@ fn flows_table(sim: &Simulation) -> Table {
             (c.packets_sent, c.retransmits, c.timeouts, c.fast_retransmits, c.ecn_reductions, c.packets_received, c.unique_packets);
         let goodput_bytes = unique * f.shape.payload as u64;
         let final_cwnd = c.final_cwnd.unwrap_or(f64::NAN);
+        recorded.push(c.recorded);
         for (col, v) in ints.iter_mut().zip([sent, rtx, timeouts, fast_rtx, ecn, received, unique, goodput_bytes, drops, rtt.0]) {
             col.push(v as i64);
         }
@@ -130,12 +132,61 @@ fn flows_table(sim: &Simulation) -> Table {
     f64s(&mut flows, "rtt_min_s", next_f());
     f64s(&mut flows, "rtt_max_s", next_f());
     f64s(&mut flows, "final_cwnd", next_f());
+    recorded_columns(&mut flows, &recorded);
     flows
 }
 
+/// The summary columns of the values the flows' models recorded (`FlowCounters::recorded`,
+/// already cut to the measurement window): for each name, in the order the flows first
+/// give it, `NAME_count`, `NAME_mean`, `NAME_min` and `NAME_max`. A flow whose models do
+/// not record the value gets NaN in all four (so the count is a float column); one that
+/// records it but recorded none in the window gets a count of 0 and NaN in the others.
+fn recorded_columns(flows: &mut Table, recorded: &[Vec<(&'static str, Vec<f64>)>]) {
+    let mut names: Vec<&'static str> = Vec::new();
+    for (name, _) in recorded.iter().flatten() {
+        if !names.contains(name) {
+            names.push(name);
+        }
+    }
+    for name in names {
+        let mut summaries: [Vec<f64>; 4] = Default::default();
+        for flow in recorded {
+            let values = flow.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_slice());
+            for (column, value) in summaries.iter_mut().zip(summarize(values)) {
+                column.push(value);
+            }
+        }
+        for (column, statistic) in summaries.into_iter().zip(["count", "mean", "min", "max"]) {
+            f64s(flows, &format!("{name}_{statistic}"), column);
+        }
+    }
+}
+
+/// Count, mean, minimum and maximum of `values` (all NaN when there are none to
+/// summarize; the count 0 when the list is there but empty).
+fn summarize(values: Option<&[f64]>) -> [f64; 4] {
+    match values {
+        None => [f64::NAN; 4],
+        Some([]) => [0.0, f64::NAN, f64::NAN, f64::NAN],
+        Some(v) => {
+            let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            // The rounding of the sum can put the mean of equal values a unit in the last
+            // place outside them; the exact mean lies between the extremes.
+            let mean = (v.iter().sum::<f64>() / v.len() as f64).clamp(min, max);
+            [v.len() as f64, mean, min, max]
+        }
+    }
+}
+
 /// A flow's counters over the measurement window: `end` less `start` (taken when the window
-/// opened); the RTT mean is over the window's samples, its extremes restarted then.
-fn window_counters(end: FlowCounters, start: &FlowCounters) -> FlowCounters {
+/// opened); the RTT mean is over the window's samples, its extremes restarted then; the
+/// recorded values are those recorded after `start`.
+fn window_counters(mut end: FlowCounters, start: &FlowCounters) -> FlowCounters {
+    for (name, values) in &mut end.recorded {
+        let before = start.recorded.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| v.len());
+        values.drain(..before.min(values.len()));
+    }
     let rtt = match (end.rtt, start.rtt) {
         (Some(e), Some(s)) if e.samples > s.samples => {
             let samples = e.samples - s.samples;
@@ -214,4 +265,52 @@ fn queue_and_link_tables(sim: &Simulation) -> (Table, Table) {
     i64s(&mut links, "down_drops", stat(&|s| s.down_drops as i64));
     f64s(&mut links, "utilization", stats.iter().map(|s| s.busy_time as f64 / window).collect());
     (queues, links)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn column<'t>(t: &'t Table, name: &str) -> &'t [f64] {
+        match t.column(name) {
+            Some(Column::F64(v)) => v,
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn recorded_values_count_from_the_measurement_window() {
+        let start = FlowCounters { recorded: vec![("gamma", vec![0.5, 0.6])], ..FlowCounters::default() };
+        let end = FlowCounters { recorded: vec![("gamma", vec![0.5, 0.6, 0.7, 0.9])], ..FlowCounters::default() };
+        assert_eq!(window_counters(end, &start).recorded, vec![("gamma", vec![0.7, 0.9])]);
+        // Without a window the start is empty: every value counts.
+        let end = FlowCounters { recorded: vec![("gamma", vec![0.5])], ..FlowCounters::default() };
+        assert_eq!(window_counters(end, &FlowCounters::default()).recorded, vec![("gamma", vec![0.5])]);
+    }
+
+    #[test]
+    fn each_recorded_value_gets_count_mean_min_and_max_and_nan_where_a_flow_has_none() {
+        let recorded = vec![
+            vec![("gamma", vec![0.5, 0.75, 1.0])],
+            vec![],                      // a flow whose window control records nothing
+            vec![("gamma", vec![])],     // one that records γ but applied none
+            vec![("other", vec![3.0])],  // names come in the order flows first give them
+        ];
+        let mut t = Table::new();
+        recorded_columns(&mut t, &recorded);
+        let names: Vec<&str> = t.columns.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["gamma_count", "gamma_mean", "gamma_min", "gamma_max", "other_count", "other_mean", "other_min", "other_max"]);
+        assert_eq!(column(&t, "gamma_count")[0], 3.0);
+        assert_eq!(column(&t, "gamma_mean")[0], 0.75);
+        assert_eq!((column(&t, "gamma_min")[0], column(&t, "gamma_max")[0]), (0.5, 1.0));
+        assert!(column(&t, "gamma_count")[1].is_nan() && column(&t, "gamma_mean")[1].is_nan());
+        assert_eq!(column(&t, "gamma_count")[2], 0.0);
+        assert!(column(&t, "gamma_mean")[2].is_nan() && column(&t, "gamma_max")[2].is_nan());
+        assert!(column(&t, "gamma_count")[3].is_nan());
+        // The mean of equal values is that value, whatever the rounding of their sum.
+        let same = [0.6585783088138537; 3];
+        assert_eq!(summarize(Some(&same))[1], same[0]);
+        let other = column(&t, "other_count");
+        assert!(other[..3].iter().all(|x| x.is_nan()) && other[3] == 1.0, "{other:?}");
+    }
 }

@@ -136,4 +136,10 @@ impl TcpSender {
     pub fn cc_name(&self) -> &'static str {
         self.cc.name()
     }
+
+    /// The values the window control records for measurement
+    /// ([`CongestionControl::recorded`]).
+    pub fn cc_recorded(&self, push: &mut dyn FnMut(&'static str, &[f64])) {
+        self.cc.recorded(push)
+    }
 }

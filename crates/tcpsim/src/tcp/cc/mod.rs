@@ -317,4 +317,12 @@ pub trait CongestionControl {
 
     /// The timer asked for with [`CcView::set_timer`] fired.
     fn on_timer(&mut self, _view: &mut CcView) {}
+
+    /// The values this window control records for measurement, each pushed as its name
+    /// and every value so far in the order recorded (Reno + γ: `gamma`, the γ of each
+    /// decrease). The flows table summarizes each over the measurement window in columns
+    /// `NAME_count`, `NAME_mean`, `NAME_min` and `NAME_max`, empty for flows whose window
+    /// control records no such value. A model pushes its names even before it has a value,
+    /// so that its columns do not depend on what happened in the run. Default: none.
+    fn recorded(&self, _push: &mut dyn FnMut(&'static str, &[f64])) {}
 }

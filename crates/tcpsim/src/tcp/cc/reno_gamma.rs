@@ -163,7 +163,7 @@ pub struct RenoGamma {
     /// Since when every sample has met eq. 12 (for `delta_persist = "rtt"`).
     under_lower_since: Option<SimTime>,
     /// The γ of each decrease applied, in order (for measurement: the paper's "γ
-    /// applied is around 2/3").
+    /// applied is around 2/3"); the flows table's `gamma_*` columns summarize them.
     pub gammas: Vec<f64>,
 }
 
@@ -322,6 +322,10 @@ impl CongestionControl for RenoGamma {
             let rtt = self.last_rtt.unwrap_or(0.0);
             self.holdoff_until = view.now + time::from_secs(rtt);
         }
+    }
+
+    fn recorded(&self, push: &mut dyn FnMut(&'static str, &[f64])) {
+        push("gamma", &self.gammas);
     }
 }
 

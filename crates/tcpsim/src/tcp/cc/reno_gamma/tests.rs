@@ -137,6 +137,18 @@ fn crossing_th_upper_cuts_the_window_by_gamma_one_rtt_later() {
     assert_eq!(cc.gammas.len(), 1);
     assert!((cc.gammas[0] - 2.0 / 3.0).abs() < 1e-12, "the γ applied is recorded: {:?}", cc.gammas);
     assert_eq!(cc.gamma_due(), None);
+    // What the flows table receives is exactly that list.
+    let mut pushed = Vec::new();
+    cc.recorded(&mut |name, values| pushed.push((name, values.to_vec())));
+    assert_eq!(pushed, vec![("gamma", cc.gammas.clone())]);
+}
+
+#[test]
+fn gamma_is_reported_before_any_decrease_so_the_columns_do_not_depend_on_the_run() {
+    let (cc, _) = primed(&[]);
+    let mut pushed = Vec::new();
+    cc.recorded(&mut |name, values| pushed.push((name, values.to_vec())));
+    assert_eq!(pushed, vec![("gamma", vec![])]);
 }
 
 #[test]
