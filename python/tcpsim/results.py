@@ -37,7 +37,7 @@ import sys
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 import numpy as np
 import pandas as pd
@@ -84,6 +84,27 @@ SCHEMAS: Dict[str, Dict[str, str]] = {
     },
     "timeseries": {"time_s": "float64", "entity": "str", "metric": "str", "value": "float64"},
 }
+
+
+#: The summary the core gives of each value a flow's window control records for
+#: measurement (`CongestionControl::recorded`, e.g. Reno + γ's ``gamma``): flows-table
+#: columns ``NAME_count``, ``NAME_mean``, ``NAME_min`` and ``NAME_max`` over the
+#: measurement window, beyond `SCHEMAS`, present when a flow of the run records NAME and
+#: NaN for the flows that do not.
+RECORDED_STATISTICS = ("count", "mean", "min", "max")
+
+
+def recorded_values(flows: pd.DataFrame) -> List[str]:
+    """The names of the values the flows' models recorded (see `RECORDED_STATISTICS`), in
+    the table's order: ``["gamma"]`` for a run with a Reno + γ flow."""
+    known = SCHEMAS["flows"]
+    names: List[str] = []
+    for column in flows.columns:
+        name, _, statistic = str(column).rpartition("_")
+        if (column not in known and statistic == RECORDED_STATISTICS[0] and name not in names
+                and all(f"{name}_{s}" in flows.columns for s in RECORDED_STATISTICS)):
+            names.append(name)
+    return names
 
 
 def _frame(table: str, columns: Mapping[str, list]) -> pd.DataFrame:

@@ -28,6 +28,12 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "rtt_ms": ("mean RTT of the TCP flows", "ms"),
     "jain": ("Jain's fairness index", ""),
     "max_min_share": ("largest over smallest goodput", ""),
+    # values a window control records (Reno + γ: gamma), the name after the dot
+    "recorded_count": ("values a window control recorded", ""),
+    "recorded_mean": ("mean value a window control recorded", ""),
+    "recorded_min": ("smallest value a window control recorded", ""),
+    "recorded_max": ("largest value a window control recorded", ""),
+    "flow_recorded_mean": ("mean value the window control of one flow recorded", ""),
     "cwnd_cuts": ("window reductions per TCP flow", ""),
     "bottleneck_queue_mean_pkts": ("mean bottleneck queue", "packets"),
     "tcp_retransmits": ("TCP retransmissions", "packets"),

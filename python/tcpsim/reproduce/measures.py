@@ -17,6 +17,12 @@ Metric names (docs/reproducing.md#metrics):
   the previous sample (a halving or a reset to 1).
 - ``tcp_retransmits``, ``tcp_timeouts``: retransmitted packets and retransmission
   timeouts of all TCP flows.
+- For each value the flows' window controls record (`tcpsim.results.recorded_values`;
+  Reno + γ records ``gamma``, the γ of each decrease), over the flows that record it and
+  the measurement window: ``recorded_count.NAME`` (how many values),
+  ``recorded_mean.NAME`` (their mean, all flows' values pooled), ``recorded_min.NAME``
+  and ``recorded_max.NAME``; and per flow ``flow_recorded_mean.NAME.FLOW``. A check of
+  reference document 003's γ reads ``recorded_mean.gamma``.
 - ``bottleneck_queue_mean_pkts``: mean length of the most utilised queue;
   ``bottleneck_early_drops`` (an AQM's own drops, such as RED's random early drops),
   ``bottleneck_forced_drops`` (arrivals that found the queue full) and
@@ -77,7 +83,7 @@ import pandas as pd
 
 from .. import metrics
 from ..analysis import jain as _jain
-from ..results import Results
+from ..results import Results, recorded_values
 
 #: A cwnd sample below this fraction of the previous one counts as a window reduction.
 CWND_CUT = 0.7
@@ -119,6 +125,7 @@ def run_measures(res: Results) -> Dict[str, float]:
     out["max_min_share"] = float(gp.max() / gp.min()) if len(gp) and gp.min() > 0 else float("nan")
     for _, row in f.iterrows():
         out[f"flow_throughput_mbps.{row['name']}"] = _f(row["throughput_bps"]) / 1e6
+    out.update(recorded_measures(f))
     cw = res.series("cwnd", list(tcp["name"]))
     if not cw.empty:
         cuts = []
@@ -280,6 +287,24 @@ def _busiest_link(res: Results) -> Any:
     network, whose 1.5 Mb/s feeders run nearly full beside the 2 Mb/s bottleneck)."""
     l = res.links
     return l.loc[l["bytes_sent"].astype(float).idxmax()] if len(l) else None
+
+
+def recorded_measures(flows: pd.DataFrame) -> Dict[str, float]:
+    """The ``recorded_*`` measures (see the module's list) from the flows table's summary
+    columns of each recorded value; the pooled mean weighs each flow's mean by its count."""
+    out: Dict[str, float] = {}
+    for name in recorded_values(flows):
+        rows = flows[flows[f"{name}_count"].notna()]
+        count = rows[f"{name}_count"].astype(float)
+        mean = rows[f"{name}_mean"].astype(float)
+        total = float(count.sum())
+        out[f"recorded_count.{name}"] = total
+        out[f"recorded_mean.{name}"] = float((mean.fillna(0.0) * count).sum() / total) if total else float("nan")
+        out[f"recorded_min.{name}"] = float(rows[f"{name}_min"].astype(float).min()) if total else float("nan")
+        out[f"recorded_max.{name}"] = float(rows[f"{name}_max"].astype(float).max()) if total else float("nan")
+        for flow, m in zip(rows["name"], mean):
+            out[f"flow_recorded_mean.{name}.{flow}"] = float(m)
+    return out
 
 
 def group_measures(res: Results, windows: List[Tuple[float, float]] = ()) -> Dict[str, float]:

@@ -18,6 +18,9 @@ fn strs(t: &mut Table, name: &str, v: Vec<String>) {
     t.push(name, Column::Str(v));
 }
 
+// Out of line: once at the end of a run, and inlined it changes the event loop's code
+// around it (measured: 0.3 % more instructions in the loop of B1 and B2).
+#[inline(never)]
 pub(super) fn report(sim: &Simulation, wall_seconds: f64) -> RunResults {
     let sc = sim.scenario;
     let flows = flows_table(sim);
