@@ -103,29 +103,28 @@ impl QueueConfig for RedParams {
 /// RED: a FIFO, the RED core, and ECN marking of ECN-capable packets.
 #[derive(Debug)]
 pub struct Red {
-    pub(crate) core: RedCore,
-    fifo: Fifo,
+    pub(crate) queue: RedQueue,
 }
 
 impl Red {
     /// RED feeding a link direction of `rate_bps` and propagation `delay`.
     pub fn new(params: RedParams, rate_bps: u64, delay: Dur, random: RandomStream) -> Self {
-        Red { core: RedCore::new(params, rate_bps, delay, random), fifo: Fifo::default() }
+        Red { queue: RedQueue::new(RedCore::new(params, rate_bps, delay, random)) }
     }
 
     /// min_th, max_th (packets) and w_q in use on this link.
     pub fn settings(&self) -> RedSettings {
-        self.core.settings()
+        self.queue.core.settings()
     }
 
     /// p_b of the header (ns-2 `calculate_p_new`).
     pub fn base_probability(&self, avg: f64) -> f64 {
-        self.core.base_probability(avg)
+        self.queue.core.base_probability(avg)
     }
 
     /// p_a of the header (ns-2 `modify_p`), for a packet of `size` bytes.
     pub fn drop_probability(&self, p_b: f64, size: u32) -> f64 {
-        self.core.drop_probability(p_b, size)
+        self.queue.core.drop_probability(p_b, size)
     }
 }
 
@@ -135,58 +134,96 @@ impl QueueDiscipline for Red {
     }
 
     fn enqueue(&mut self, ctx: &mut QueueCtx, arrival: Arrival) -> Verdict {
-        red_enqueue(&mut self.core, &mut self.fifo, ctx.now, arrival)
+        self.queue.enqueue(ctx.now, arrival)
     }
 
-    fn dequeue(&mut self, ctx: &mut QueueCtx) -> Option<PacketId> {
+    red_queue_methods!();
+
+    fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
+        push("red_avg_pkts", self.queue.core.average_packets());
+    }
+}
+
+/// RED's core and the FIFO it decides for: the queue every RED discipline holds (RED,
+/// and the variants whose thresholds move, `red_n.rs`), with RED's enqueue and dequeue.
+#[derive(Debug)]
+pub(crate) struct RedQueue {
+    pub(crate) core: RedCore,
+    fifo: Fifo,
+}
+
+impl RedQueue {
+    pub(crate) fn new(core: RedCore) -> Self {
+        RedQueue { core, fifo: Fifo::default() }
+    }
+
+    /// RED's verdict on an arrival (steps 1–6 of the header), queueing it unless dropped.
+    /// Always inlined, so that RED's hot path stays one function (docs/performance.md).
+    #[inline(always)]
+    pub(crate) fn enqueue(&mut self, now: SimTime, arrival: Arrival) -> Verdict {
+        let (core, fifo) = (&mut self.core, &mut self.fifo);
+        core.end_idle_period(now);
+        let q = core.measure(fifo.len(), fifo.bytes());
+        let verdict = match core.on_arrival(q, arrival.size) {
+            RedDecision::Pass => Verdict::Queued,
+            RedDecision::Forced => Verdict::Dropped(DropReason::Early),
+            RedDecision::Hit { p_b } => {
+                // With `ecn`, an ECN-capable packet is marked instead (with `use_mark_p`,
+                // only while p_b < mark_p).
+                let p = core.params();
+                if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
+                    Verdict::Marked
+                } else {
+                    Verdict::Dropped(DropReason::Early)
+                }
+            }
+        };
+        if q >= core.limit() {
+            core.reset_count();
+            return Verdict::Dropped(DropReason::Overflow);
+        }
+        if !matches!(verdict, Verdict::Dropped(_)) {
+            fifo.push(arrival.id, arrival.size);
+        }
+        verdict
+    }
+
+    /// The next packet to send; an empty queue starts RED's idle period.
+    #[inline(always)]
+    pub(crate) fn dequeue(&mut self, now: SimTime) -> Option<PacketId> {
         let next = self.fifo.pop();
-        self.core.on_dequeue(next.is_some(), ctx.now);
+        self.core.on_dequeue(next.is_some(), now);
         next
     }
 
-    fn len_packets(&self) -> usize {
+    pub(crate) fn len_packets(&self) -> usize {
         self.fifo.len()
     }
 
-    fn len_bytes(&self) -> u64 {
+    pub(crate) fn len_bytes(&self) -> u64 {
         self.fifo.bytes()
     }
-
-    fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
-        push("red_avg_pkts", self.core.average_packets());
-    }
 }
 
-/// RED's verdict on an arrival and the FIFO it queues into (steps 1–6 of the header):
-/// RED's `enqueue`, shared with the variants whose thresholds move (`red_n.rs`);
-/// always inlined, so that RED's hot path stays one function (docs/performance.md).
-#[inline(always)]
-pub(crate) fn red_enqueue(core: &mut RedCore, fifo: &mut Fifo, now: SimTime, arrival: Arrival) -> Verdict {
-    core.end_idle_period(now);
-    let q = core.measure(fifo.len(), fifo.bytes());
-    let verdict = match core.on_arrival(q, arrival.size) {
-        RedDecision::Pass => Verdict::Queued,
-        RedDecision::Forced => Verdict::Dropped(DropReason::Early),
-        RedDecision::Hit { p_b } => {
-            // With `ecn`, an ECN-capable packet is marked instead (with `use_mark_p`,
-            // only while p_b < mark_p).
-            let p = core.params();
-            if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
-                Verdict::Marked
-            } else {
-                Verdict::Dropped(DropReason::Early)
-            }
+/// The `QueueDiscipline` methods of a RED discipline (a field `queue: RedQueue`) that are
+/// its queue's own — `dequeue`, `len_packets`, `len_bytes` — written once here instead of
+/// forwarded one by one in each; used inside the discipline's `impl QueueDiscipline`.
+macro_rules! red_queue_methods {
+    () => {
+        fn dequeue(&mut self, ctx: &mut $crate::queue::QueueCtx) -> Option<$crate::engine::PacketId> {
+            self.queue.dequeue(ctx.now)
+        }
+
+        fn len_packets(&self) -> usize {
+            self.queue.len_packets()
+        }
+
+        fn len_bytes(&self) -> u64 {
+            self.queue.len_bytes()
         }
     };
-    if q >= core.limit() {
-        core.reset_count();
-        return Verdict::Dropped(DropReason::Overflow);
-    }
-    if !matches!(verdict, Verdict::Dropped(_)) {
-        fifo.push(arrival.id, arrival.size);
-    }
-    verdict
 }
+pub(crate) use red_queue_methods;
 
 #[cfg(test)]
 mod tests {
@@ -226,7 +263,7 @@ mod tests {
     }
 
     fn with_count(mut r: Red, count: u64) -> Red {
-        r.core.vars.count = count;
+        r.queue.core.vars.count = count;
         r
     }
 
@@ -284,7 +321,7 @@ mod tests {
         // bytes: count = count_bytes / 500 = 10 → no wait: 0.05/0.5 = 0.1, × 1000/500 = 0.2
         let p = RedParams { wait: false, bytes: true, ..RedParams::default() };
         let mut r = red(p);
-        r.core.vars.count_bytes = 5000;
+        r.queue.core.vars.count_bytes = 5000;
         assert!((r.drop_probability(0.05, 1000) - 0.2).abs() < 1e-12);
     }
 
@@ -293,12 +330,12 @@ mod tests {
     #[test]
     fn ewma_uses_queue_length_before_the_arrival() {
         let mut r = red(RedParams { weight: QueueWeight::Fixed(0.5), ..RedParams::default() });
-        r.core.vars.idle = false;
+        r.queue.core.vars.idle = false;
         r.enq(arrival(0), 0); // q = 0 → avg 0
-        assert_eq!(r.core.vars.avg, 0.0);
+        assert_eq!(r.queue.core.vars.avg, 0.0);
         r.enq(arrival(1), 0); // q = 1 → 0.5
         r.enq(arrival(2), 0); // q = 2 → 0.25 + 1 = 1.25
-        assert!((r.core.vars.avg - 1.25).abs() < 1e-12);
+        assert!((r.queue.core.vars.avg - 1.25).abs() < 1e-12);
     }
 
     #[test]
@@ -306,21 +343,21 @@ mod tests {
         // 10 Mb/s, mean 500 B → ptc = 2500 pkt/s; 4 ms idle → m = 10.
         // avg 8 → 8·(1 − 0.1)^10 = 2.7894... then one EWMA step with q = 0 → ×0.9.
         let mut r = red(RedParams { weight: QueueWeight::Fixed(0.1), ..RedParams::default() });
-        r.core.vars.avg = 8.0;
-        r.core.vars.idle = false;
+        r.queue.core.vars.avg = 8.0;
+        r.queue.core.vars.idle = false;
         assert_eq!(r.deq(1 * PS_PER_MS), None); // empty: idle from 1 ms
         r.enq(arrival(0), 5 * PS_PER_MS);
         let expected = 8.0 * 0.9f64.powi(10) * 0.9;
-        assert!((r.core.vars.avg - expected).abs() < 1e-12, "{} vs {}", r.core.vars.avg, expected);
+        assert!((r.queue.core.vars.avg - expected).abs() < 1e-12, "{} vs {}", r.queue.core.vars.avg, expected);
     }
 
     #[test]
     fn busy_queue_gets_no_idle_correction() {
         let mut r = red(RedParams { weight: QueueWeight::Fixed(0.1), ..RedParams::default() });
-        r.core.vars.avg = 8.0;
-        r.core.vars.idle = false;
+        r.queue.core.vars.avg = 8.0;
+        r.queue.core.vars.idle = false;
         r.enq(arrival(0), 5 * PS_PER_MS);
-        assert!((r.core.vars.avg - 8.0 * 0.9).abs() < 1e-12);
+        assert!((r.queue.core.vars.avg - 8.0 * 0.9).abs() < 1e-12);
     }
 
     // ---- count and verdicts ----
@@ -328,24 +365,24 @@ mod tests {
     #[test]
     fn crossing_min_th_sets_count_to_one_without_dropping() {
         let mut r = red(RedParams::default());
-        r.core.vars.idle = false;
+        r.queue.core.vars.idle = false;
         for i in 0..3 {
             r.enq(arrival(i), 0);
         }
-        r.core.vars.avg = 6.0; // above min_th; the next arrival sees q = 3 > 1
+        r.queue.core.vars.avg = 6.0; // above min_th; the next arrival sees q = 3 > 1
         assert_eq!(r.enq(arrival(3), 0), Verdict::Queued);
-        assert!(r.core.vars.old);
-        assert_eq!(r.core.vars.count, 1);
+        assert!(r.queue.core.vars.old);
+        assert_eq!(r.queue.core.vars.count, 1);
     }
 
     #[test]
     fn average_below_min_th_never_drops_and_clears_old() {
         let mut r = red(RedParams::default());
-        r.core.vars.old = true;
+        r.queue.core.vars.old = true;
         for i in 0..40 {
             assert_eq!(r.enq(arrival(i), 0), Verdict::Queued);
         }
-        assert!(!r.core.vars.old);
+        assert!(!r.queue.core.vars.old);
     }
 
     #[test]
@@ -356,7 +393,7 @@ mod tests {
             assert_eq!(r.enq(arrival(i), 0), Verdict::Queued);
         }
         assert_eq!(r.enq(arrival(5), 0), Verdict::Dropped(DropReason::Overflow));
-        assert_eq!(r.core.vars.count, 0);
+        assert_eq!(r.queue.core.vars.count, 0);
         assert_eq!(r.len_packets(), 5);
     }
 
@@ -366,8 +403,8 @@ mod tests {
         for i in 0..3 {
             r.enq(arrival(i), 0);
         }
-        r.core.vars.avg = 40.0;
-        r.core.vars.old = true;
+        r.queue.core.vars.avg = 40.0;
+        r.queue.core.vars.old = true;
         assert_eq!(r.enq(arrival(9), 0), Verdict::Dropped(DropReason::Early));
     }
 
@@ -378,12 +415,12 @@ mod tests {
             r.enq(arrival(i), 0);
         }
         // avg near max_th keeps p_b < mark_p; a high count makes p_a = 1.
-        r.core.vars.avg = 14.0 / (1.0 - r.core.weight);
-        r.core.vars.old = true;
-        r.core.vars.count = 1000;
+        r.queue.core.vars.avg = 14.0 / (1.0 - r.queue.core.weight);
+        r.queue.core.vars.old = true;
+        r.queue.core.vars.count = 1000;
         let ect = Arrival { id: 7, size: 1000, ect: true, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
         assert_eq!(r.enq(ect, 0), Verdict::Marked);
-        r.core.vars.count = 1000;
+        r.queue.core.vars.count = 1000;
         assert_eq!(r.enq(arrival(8), 0), Verdict::Dropped(DropReason::Early));
     }
 
@@ -424,7 +461,7 @@ mod tests {
         assert_ns2(s.min_th, min_th);
         assert_ns2(s.max_th, max_th);
         assert_ns2(s.weight, weight);
-        assert_ns2(r.core.weight, weight);
+        assert_ns2(r.queue.core.weight, weight);
     }
 
     #[test]
@@ -475,9 +512,9 @@ mod tests {
         // ns-2.35 defaults (queue_in_bytes_ true): thresh_queue_ 3125, maxthresh_queue_ 9375;
         // with queue_in_bytes_ false they stay 6.25 and 18.75.
         let r = auto_red(10_000_000, 20 * PS_PER_MS, "auto", &[("queue_in_bytes", V::Bool(true))]);
-        assert_eq!((r.core.min_th, r.core.max_th), (3125.0, 9375.0));
+        assert_eq!((r.queue.core.min_th, r.queue.core.max_th), (3125.0, 9375.0));
         let r = auto_red(10_000_000, 20 * PS_PER_MS, "auto", &[]);
-        assert_eq!((r.core.min_th, r.core.max_th), (6.25, 18.75));
+        assert_eq!((r.queue.core.min_th, r.queue.core.max_th), (6.25, 18.75));
     }
 
     #[test]

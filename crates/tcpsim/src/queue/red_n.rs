@@ -45,17 +45,17 @@
 //! packets per connection; n_source "exact"; n_error 0; zombie_list_size 1000 and
 //! overwrite_probability 0.25 (SRED's, `sred_estimator.rs`).
 
-use super::red::red_enqueue;
+use super::red::{red_queue_methods, RedQueue};
 use super::red_core::RedCore;
 use super::red_params::{
     check_shared, Threshold, BYTES, ECN, GENTLE, LIMIT, LINTERM, MARK_P, MAX_P, MEAN_PACKET_SIZE, QUEUE_IN_BYTES, USE_MARK_P, WAIT, WEIGHT,
 };
 use super::sred_estimator::{SredEstimator, OVERWRITE_PROBABILITY, ZOMBIE_LIST_SIZE};
 use super::{
-    Arrival, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, RedParams,
+    Arrival, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, RedParams,
     Verdict,
 };
-use crate::engine::{Dur, PacketId, RandomStream};
+use crate::engine::{Dur, RandomStream};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -232,8 +232,7 @@ impl QueueConfig for RedNParams {
 #[derive(Debug)]
 pub struct RedN {
     params: RedNParams,
-    core: RedCore,
-    fifo: Fifo,
+    queue: RedQueue,
     /// The active flows through this queue (exact and scaled sources).
     active: BTreeSet<u32>,
     /// SRED's estimator (sred source).
@@ -251,8 +250,8 @@ impl RedN {
             let seed = (random.clone().uniform() * (1u64 << 53) as f64) as u64;
             SredEstimator::new(params.zombie_list_size, params.overwrite_probability, RandomStream::new(seed, "sred zombie list"))
         });
-        let core = RedCore::new(params.red.clone(), rate_bps, delay, random);
-        let mut q = RedN { params, core, fifo: Fifo::default(), active: BTreeSet::new(), estimator, n: f64::NAN };
+        let queue = RedQueue::new(RedCore::new(params.red.clone(), rate_bps, delay, random));
+        let mut q = RedN { params, queue, active: BTreeSet::new(), estimator, n: f64::NAN };
         let n = q.current_n();
         q.set_n(n);
         q
@@ -270,7 +269,7 @@ impl RedN {
         if n != self.n {
             self.n = n;
             let (min_th, max_th) = self.params.thresholds(n);
-            self.core.set_thresholds(min_th, max_th);
+            self.queue.core.set_thresholds(min_th, max_th);
         }
     }
 
@@ -281,7 +280,7 @@ impl RedN {
 
     /// min_th and max_th (packets) in use.
     pub fn thresholds(&self) -> (f64, f64) {
-        let s = self.core.settings();
+        let s = self.queue.core.settings();
         (s.min_th, s.max_th)
     }
 }
@@ -297,26 +296,14 @@ impl QueueDiscipline for RedN {
             let n = estimator.estimate();
             self.set_n(n);
         }
-        red_enqueue(&mut self.core, &mut self.fifo, ctx.now, arrival)
+        self.queue.enqueue(ctx.now, arrival)
     }
 
-    fn dequeue(&mut self, ctx: &mut QueueCtx) -> Option<PacketId> {
-        let next = self.fifo.pop();
-        self.core.on_dequeue(next.is_some(), ctx.now);
-        next
-    }
-
-    fn len_packets(&self) -> usize {
-        self.fifo.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
+    red_queue_methods!();
 
     fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
         let (min_th, max_th) = self.thresholds();
-        push("red_avg_pkts", self.core.average_packets());
+        push("red_avg_pkts", self.queue.core.average_packets());
         push("red_n", self.n);
         push("red_min_th_pkts", min_th);
         push("red_max_th_pkts", max_th);
@@ -404,7 +391,7 @@ mod tests {
         assert_eq!(q.n(), 10.0);
         stop(&mut q, 4);
         assert_eq!((q.n(), q.thresholds()), (9.0, (27.0, 36.0)));
-        let s = q.core.settings();
+        let s = q.queue.core.settings();
         assert_eq!((s.min_th, s.max_th), (27.0, 36.0), "the RED core uses them");
     }
 
