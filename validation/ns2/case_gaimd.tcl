@@ -15,16 +15,9 @@
 # usage: ns case_gaimd.tcl [SECONDS [SEED [TRACEFILE]]]     (output format: lib.tcl)
 source [file join [file dirname [info script]] lib.tcl]
 parse_args 100.0
-set ns [new Simulator]
-apply_seed_and_trace $ns
-Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 100
+set ns [start_case]
 Agent/TCP set increase_num_ 0.31
 Agent/TCP set decrease_num_ 0.875
-
-chain $ns 10Mb 1ms 1.5Mb 40ms
-$ns queue-limit $r1 $r2 20
-$ns queue-limit $r2 $r1 20
 
 lassign [ftp_flow $ns Agent/TCP/Reno Agent/TCPSink $src $dst 0.0] tcp sink
 

@@ -11,14 +11,7 @@
 # usage: ns case_c.tcl [SECONDS [SEED [TRACEFILE]]]     (output format: lib.tcl)
 source [file join [file dirname [info script]] lib.tcl]
 parse_args 100.0
-set ns [new Simulator]
-apply_seed_and_trace $ns
-Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 100
-
-chain $ns 10Mb 1ms 1.5Mb 40ms
-$ns queue-limit $r1 $r2 20
-$ns queue-limit $r2 $r1 20
+set ns [start_case]
 
 # The outage: one error model per direction of the bottleneck.
 set outage {}

@@ -80,6 +80,24 @@ proc chain {ns access_rate access_delay rate delay} {
     return $bottleneck
 }
 
+# The start of the single-flow chain cases C, E, J and GAIMD (case A's network): a new
+# Simulator (returned: the case keeps it as its `ns`) with parse_args' seed and trace,
+# Agent/TCP packetSize_ 1000 (1040 B on the wire) and window_ 100, and the chain
+#   src --10Mb/1ms-- r1 --1.5Mb/40ms-- r2 --10Mb/1ms-- dst
+# with a 20-packet DropTail queue in each direction of the bottleneck. Sets the globals
+# of `chain`.
+proc start_case {} {
+    global r1 r2
+    set ns [new Simulator]
+    apply_seed_and_trace $ns
+    Agent/TCP set packetSize_ 1000
+    Agent/TCP set window_ 100
+    chain $ns 10Mb 1ms 1.5Mb 40ms
+    $ns queue-limit $r1 $r2 20
+    $ns queue-limit $r2 $r1 20
+    return $ns
+}
+
 # The trace-line cases (case_delay_cbr, case_linkdown_cbr): the chain
 #   s --100Mb/0.01ms-- r1 --RATE/DELAY, DropTail 1000-- r2 --100Mb/0.01ms-- d
 # with every event traced to TRACEFILE, and CBR_RATE of CBR (1000-byte packets, UDP
