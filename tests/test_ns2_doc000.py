@@ -380,9 +380,10 @@ def test_ns2_red_n_sets_the_thresholds_tcpsim_sets(plan, tmp_path, case):
     ("gentle=false", {"red": {"gentle_": "0"}}),
     ("byte_mode=true", {"red": {"queue_in_bytes_": "1", "bytes_": "1"}}),
     ("tick=0.5", {"tcp": {"tcpTick_": "0.5"}}),
-    ("min_rto=1", {"tcp": {"minrto_": "1"}}),
-    ("initial_rto=6", {"tcp": {"rtxcur_init_": "6"}}),
-    ("max_rto=100000", {"tcp": {"maxrto_": "100000"}}),
+    # the reading 'ns-2.35 TCP timers' (the main reading runs ns-2.27's: the next test)
+    ("min_rto=0.2", {"tcp": {"minrto_": lambda v: float(v) == 0.2}}),
+    ("initial_rto=3", {"tcp": {"rtxcur_init_": "3"}}),
+    ("max_rto=60", {"tcp": {"maxrto_": "60"}}),
     ("initial_window=2", {"tcp": {"windowInit_": "2"}}),
     ("max_window=128", {"tcp": {"window_": "128"}}),
 ])
@@ -403,3 +404,26 @@ def test_ns2_receives_each_reading_argument(tmp_path, argument, settings):
     default = subprocess.run(["ns", str(SCRIPT), "exp=dumbbell", "flows=vegas,reno", "queue=red", "T=0.1"],
                              capture_output=True, text=True, cwd=tmp_path, check=True).stdout
     assert out != default
+
+
+#: ns-2.27's Agent/TCP timers (docs/ns2-semantics.md, section 12), which the main reading
+#: of 000 runs on every flow: minrto_, rtxcur_init_, maxrto_ as ns-2 prints them.
+NS227_TIMERS = {"minrto_": "1", "rtxcur_init_": "6", "maxrto_": "100000"}
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
+@pytest.mark.parametrize("key", [("e1_two_flows", "vr_red"), ("e2_five_flows", "v4r1_dt"), ("e4_red", "red"),
+                                 ("e5_deployment", "dt"), ("e6_end_host_fixes", "v4r1_vegas_red_n")])
+def test_ns2_runs_the_main_reading_s_ns227_timers_on_every_agent(plan, tmp_path, key):
+    """The main reading's twins pass no timer argument: doc000.tcl's defaults are ns-2.27's
+    timers, and every agent ns-2 builds holds them, as every flow of the scenario does."""
+    command = twin_commands(plan)[(*key, None, 1)]
+    assert not [a for a in command if a.split("=")[0] in ("min_rto", "initial_rto", "max_rto")], command
+    flows = _toml.loads(plan.runs[(*key, None, 1)].toml_text)["flow"]
+    assert {(f["min_rto"], f["initial_rto"], f["max_rto"]) for f in flows} == {("1s", "6s", "100000s")}
+    # 0.1 s of it (and so no throughput window) suffices: the agents exist from the start
+    args = [a for a in command if a.split("=")[0] not in ("T", "window")]
+    out = subprocess.run(["ns", *args, "T=0.1"], capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    held = [dict(p.split("=", 1) for p in line.split()[3:]) for line in out.splitlines() if line.startswith("settings tcp ")]
+    assert len(held) == len(flows)
+    assert all({k: h[k] for k in NS227_TIMERS} == NS227_TIMERS for h in held), held

@@ -78,6 +78,35 @@ def test_the_ns227_reading_changes_only_the_red_cases_weight():
     assert dt["dumbbell"]["bottleneck"]["queue"]["kind"] == "droptail"
 
 
+#: ns-2.27's Agent/TCP timers (minrto_, rtxcur_init_, maxrto_: docs/ns2-semantics.md,
+#: section 12), the main reading's on every flow: the thesis ran ns-2.27.
+NS227_TIMERS = {"min_rto": 1.0, "initial_rto": 6.0, "max_rto": 100000.0}
+
+
+def test_the_main_reading_runs_ns227_timers_on_every_flow_and_its_reading_ns235_s():
+    """Every run of a base experiment (not a variant) gives every flow ns-2.27's timers;
+    the reading 'ns-2.35 TCP timers' sets them back to ns-2.35's, which are tcpsim's own
+    defaults (the catalogue's, read here, not retyped), on every flow of every case."""
+    from tcpsim import models, units
+
+    doc = load_document("000")
+    plan = make_plan(doc)
+    tcp = models.get("agent", "tcp")
+    bases = {e.name for e in doc.experiments if not e.variant_of}
+    assert {"e1_two_flows", "e1_buffer_sweep", "e4_red", "e5_deployment", "e6_end_host_fixes_ten"} <= bases
+    for (experiment, case, point, seed), r in plan.runs.items():
+        if experiment in bases and seed == 1:
+            for f in _toml.loads(r.toml_text)["flow"]:
+                assert {k: units.parse(f[k])[0] for k in NS227_TIMERS} == NS227_TIMERS, (experiment, case, f["name"])
+    ns235 = [e for e in doc.experiments if e.variant == "ns-2.35 TCP timers"]
+    assert sorted(e.name for e in ns235) == sorted(f"{b}_ns235rto" for b in (
+        "e1_two_flows", "e2_five_flows", "e3_ten_flows", "e4_droptail", "e4_red", "e5_deployment"))
+    for e in ns235:
+        for case in doc.experiment(e.variant_of).cases:
+            for f in _scenario(plan, e.name, case.name)["flow"]:
+                assert {k: units.parse(f[k])[0] for k in NS227_TIMERS} == {k: tcp.param(k).default for k in NS227_TIMERS}
+
+
 @pytest.mark.parametrize("experiment, case, point", [
     ("e1_two_flows", "vr_dt", None), ("e1_buffer_sweep", "vr_dt", "40p"), ("e2_five_flows", "v4r1_dt", None),
     ("e3_ten_flows", "v1r9_dt", None), ("e4_droptail", "dt_literal", None), ("e5_deployment", "dt", None)])
@@ -194,7 +223,7 @@ def test_each_reading_changes_only_what_its_file_sets():
     variants = [e for e in doc.experiments if e.variant_of]
     assert {e.variant for e in variants} >= {"ns-2.27 RED defaults", "RED max_p 0.02", "non-gentle RED", "RED byte mode",
                                               "RTO tick 500 ms", "initial window 2", "advertised window 128",
-                                              "ns-2.27 TCP timers", "ns-2.27 defaults"}
+                                              "ns-2.35 TCP timers", "ns-2.27 defaults"}
     for e in variants:
         raw = _toml.loads(e.path.read_text())["experiment"]
         set_keys, changed = list(raw["set"]), 0
@@ -227,7 +256,7 @@ def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     assert "Fig. 3.5. Throughput varying the buffer size B" in md and "§" not in md
     # document.toml's findings, their citations shown with this run's values in place
     findings = md.split("## Findings\n", 1)[1].split("\n## ", 1)[0]
-    assert "[`e2_five_flows_rto1s:v4r1_red:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings
+    assert "[`e2_five_flows_ns235rto:v4r1_dt:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings
 
 
 def _thresholds(plan, case, tmp_path):
