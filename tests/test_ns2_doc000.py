@@ -162,9 +162,11 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
 @pytest.mark.parametrize("experiment, case, exact_throughput", [
     ("e1_two_flows", "vv_red", True), ("e2_five_flows", "v5_dt", True), ("e3_ten_flows", "v10_dt", True),
     # Vegas against Reno on drop-tail: no random draw, and the same queue counters; the
-    # throughputs differ by under 1 % (measured: 208.27 against 207.73 Kb/s for S1 in
-    # 30 s; not traced further: tcpsim's throughput counts every data packet received,
-    # ns-2's TCPSink bytes_ only those in order)
+    # throughputs differ by under 1.5 %: every flow counter is equal (packets sent,
+    # retransmitted, timeouts, delivered in order), but tcpsim's throughput counts every
+    # data packet received and ns-2's TCPSink bytes_ only those in order (measured, 30 s,
+    # the main reading's ns-2.27 timers: Reno's S2 receives 4575 packets, 4527 of them in
+    # order, 1219.73 against 1207.21 Kb/s; with ns-2.35's timers 1244.27 against 1235.74)
     ("e1_two_flows", "vr_dt", False)])
 def test_where_nothing_random_separates_them_ns2_measures_what_we_measure(plan, tmp_path, experiment, case, exact_throughput):
     from tcpsim.reproduce.ns2 import run_twin
@@ -180,7 +182,7 @@ def test_where_nothing_random_separates_them_ns2_measures_what_we_measure(plan, 
         if exact_throughput:
             assert theirs[m] == pytest.approx(ours[m], rel=1e-12), m
         else:
-            assert theirs[m] == pytest.approx(ours[m], rel=0.01), m
+            assert theirs[m] == pytest.approx(ours[m], rel=0.015), m
 
 
 NS2 = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
@@ -327,8 +329,12 @@ def test_ns2_red_takes_new_thresholds_only_through_its_reset(tmp_path):
     flow meets thresholds 3/4 (n = 1) and early drops; six more join at 10 s, n = 7 gives
     21/28, both capped at the 20-packet buffer, where the average (an EWMA of queue
     lengths below 20) never reaches min_th: no early drop after 10 s. Setting thresh_
-    and maxthresh_ alone leaves 3/4 in force, and the early drops go on."""
-    run = [*SMALL_RED, "queue=red_n", "flows=" + ",".join(["reno"] * 7), "starts=0,10,10,10,10,10,10", "T=30"]
+    and maxthresh_ alone leaves 3/4 in force, and the early drops go on. With ns-2.35's
+    timers: under the main reading's (RTO at least 1 s) the one Reno flow sits in a
+    timeout at 10 s (measured: qlen 0 at the change), so the reset would hold no packet
+    to keep."""
+    run = [*SMALL_RED, "queue=red_n", "flows=" + ",".join(["reno"] * 7), "starts=0,10,10,10,10,10,10", "T=30",
+           "min_rto=0.2", "initial_rto=3", "max_rto=60"]
     (change,), queue, _ = _twin(tmp_path, *run)
     assert (change["t"], change["min_th"], change["max_th"]) == ("10", "20", "20")
     assert int(change["early_drops"]) > 0 and int(queue["early_drops"]) == int(change["early_drops"])
