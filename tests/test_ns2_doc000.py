@@ -162,9 +162,11 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
 @pytest.mark.parametrize("experiment, case, exact_throughput", [
     ("e1_two_flows", "vv_red", True), ("e2_five_flows", "v5_dt", True), ("e3_ten_flows", "v10_dt", True),
     # Vegas against Reno on drop-tail: no random draw, and the same queue counters; the
-    # throughputs differ by under 1 % (measured: 208.27 against 207.73 Kb/s for S1 in
-    # 30 s; not traced further: tcpsim's throughput counts every data packet received,
-    # ns-2's TCPSink bytes_ only those in order)
+    # throughputs differ by under 1.5 %: every flow counter is equal (packets sent,
+    # retransmitted, timeouts, delivered in order), but tcpsim's throughput counts every
+    # data packet received and ns-2's TCPSink bytes_ only those in order (measured, 30 s,
+    # the main reading's ns-2.27 timers: Reno's S2 receives 4575 packets, 4527 of them in
+    # order, 1219.73 against 1207.21 Kb/s; with ns-2.35's timers 1244.27 against 1235.74)
     ("e1_two_flows", "vr_dt", False)])
 def test_where_nothing_random_separates_them_ns2_measures_what_we_measure(plan, tmp_path, experiment, case, exact_throughput):
     from tcpsim.reproduce.ns2 import run_twin
@@ -180,7 +182,7 @@ def test_where_nothing_random_separates_them_ns2_measures_what_we_measure(plan, 
         if exact_throughput:
             assert theirs[m] == pytest.approx(ours[m], rel=1e-12), m
         else:
-            assert theirs[m] == pytest.approx(ours[m], rel=0.01), m
+            assert theirs[m] == pytest.approx(ours[m], rel=0.015), m
 
 
 NS2 = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
@@ -230,15 +232,17 @@ def test_the_twin_draws_its_own_start_jitter_from_the_seed(plan):
 # clock phase (ns-2's boot_time_, uniform within the 10 ms tick), drawn from each
 # simulator's own generator. Each Vegas flow times out once in the start-up burst
 # (timeouts below), on a tick its phase sets, and that decides which of the four
-# identical Vegas flows ends up with which share: the flows' counters come out
-# permuted (measured, seed 1: tcpsim's S1..S4 send 769, 769, 583, 583 packets, ns-2's
-# 769, 583, 769, 583). So the Vegas flows are compared as a set, everything else one
-# for one. With seed 1 every counter is equal (30 s and 100 s alike); seeds 2-4 part by
-# up to 3 packets (586 against 583 sent), which this test does not cover. Traced with
-# seed 2 (every link, event by event): the runs are identical until Vegas S4, after
-# losing packets 15, 17 and 19 at 0.65 s in both, retransmits 19 on a timeout at
-# 1.654844 s in tcpsim and 1.674844 s in ns-2, two 10 ms ticks apart: the timer counts
-# in ticks from each agent's drawn phase.
+# identical Vegas flows ends up with which share. With the main reading's ns-2.27
+# timers (RTO at least 1 s) the four Vegas flows come out alike (measured, seed 1: each
+# sends 556 packets, in tcpsim and ns-2); with ns-2.35's (0.2 s) their counters came out
+# permuted (seed 1: tcpsim's S1..S4 sent 769, 769, 583, 583 packets, ns-2's 769, 583,
+# 769, 583). So the Vegas flows are compared as a set, everything else one for one.
+# Measured with ns-2.35's timers: with seed 1 every counter was equal (30 s and 100 s
+# alike); seeds 2-4 parted by up to 3 packets (586 against 583 sent), which this test
+# does not cover; traced with seed 2 (every link, event by event), the runs were
+# identical until Vegas S4, after losing packets 15, 17 and 19 at 0.65 s in both,
+# retransmitted 19 on a timeout at 1.654844 s in tcpsim and 1.674844 s in ns-2, two
+# 10 ms ticks apart: the timer counts in ticks from each agent's drawn phase.
 OFF_GRID = {"rate": "2Mbps", "limit": 25, "delay": "40.00137ms", "access_delay": "1.000731ms", "seconds": 30}
 
 
@@ -325,8 +329,12 @@ def test_ns2_red_takes_new_thresholds_only_through_its_reset(tmp_path):
     flow meets thresholds 3/4 (n = 1) and early drops; six more join at 10 s, n = 7 gives
     21/28, both capped at the 20-packet buffer, where the average (an EWMA of queue
     lengths below 20) never reaches min_th: no early drop after 10 s. Setting thresh_
-    and maxthresh_ alone leaves 3/4 in force, and the early drops go on."""
-    run = [*SMALL_RED, "queue=red_n", "flows=" + ",".join(["reno"] * 7), "starts=0,10,10,10,10,10,10", "T=30"]
+    and maxthresh_ alone leaves 3/4 in force, and the early drops go on. With ns-2.35's
+    timers: under the main reading's (RTO at least 1 s) the one Reno flow sits in a
+    timeout at 10 s (measured: qlen 0 at the change), so the reset would hold no packet
+    to keep."""
+    run = [*SMALL_RED, "queue=red_n", "flows=" + ",".join(["reno"] * 7), "starts=0,10,10,10,10,10,10", "T=30",
+           "min_rto=0.2", "initial_rto=3", "max_rto=60"]
     (change,), queue, _ = _twin(tmp_path, *run)
     assert (change["t"], change["min_th"], change["max_th"]) == ("10", "20", "20")
     assert int(change["early_drops"]) > 0 and int(queue["early_drops"]) == int(change["early_drops"])
@@ -380,9 +388,10 @@ def test_ns2_red_n_sets_the_thresholds_tcpsim_sets(plan, tmp_path, case):
     ("gentle=false", {"red": {"gentle_": "0"}}),
     ("byte_mode=true", {"red": {"queue_in_bytes_": "1", "bytes_": "1"}}),
     ("tick=0.5", {"tcp": {"tcpTick_": "0.5"}}),
-    ("min_rto=1", {"tcp": {"minrto_": "1"}}),
-    ("initial_rto=6", {"tcp": {"rtxcur_init_": "6"}}),
-    ("max_rto=100000", {"tcp": {"maxrto_": "100000"}}),
+    # the reading 'ns-2.35 TCP timers' (the main reading runs ns-2.27's: the next test)
+    ("min_rto=0.2", {"tcp": {"minrto_": lambda v: float(v) == 0.2}}),
+    ("initial_rto=3", {"tcp": {"rtxcur_init_": "3"}}),
+    ("max_rto=60", {"tcp": {"maxrto_": "60"}}),
     ("initial_window=2", {"tcp": {"windowInit_": "2"}}),
     ("max_window=128", {"tcp": {"window_": "128"}}),
 ])
@@ -403,3 +412,81 @@ def test_ns2_receives_each_reading_argument(tmp_path, argument, settings):
     default = subprocess.run(["ns", str(SCRIPT), "exp=dumbbell", "flows=vegas,reno", "queue=red", "T=0.1"],
                              capture_output=True, text=True, cwd=tmp_path, check=True).stdout
     assert out != default
+
+
+#: ns-2.27's Agent/TCP timers (docs/ns2-semantics.md, section 12), which the main reading
+#: of 000 runs on every flow: minrto_, rtxcur_init_, maxrto_ as ns-2 prints them.
+NS227_TIMERS = {"minrto_": "1", "rtxcur_init_": "6", "maxrto_": "100000"}
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not on PATH: install the Debian/Ubuntu package `ns2`")
+@pytest.mark.parametrize("key", [("e1_two_flows", "vr_red"), ("e2_five_flows", "v4r1_dt"), ("e4_red", "red"),
+                                 ("e5_deployment", "dt"), ("e6_end_host_fixes", "v4r1_vegas_red_n")])
+def test_ns2_runs_the_main_reading_s_ns227_timers_on_every_agent(plan, tmp_path, key):
+    """The main reading's twins pass no timer argument: doc000.tcl's defaults are ns-2.27's
+    timers, and every agent ns-2 builds holds them, as every flow of the scenario does."""
+    command = twin_commands(plan)[(*key, None, 1)]
+    assert not [a for a in command if a.split("=")[0] in ("min_rto", "initial_rto", "max_rto")], command
+    flows = _toml.loads(plan.runs[(*key, None, 1)].toml_text)["flow"]
+    assert {(f["min_rto"], f["initial_rto"], f["max_rto"]) for f in flows} == {("1s", "6s", "100000s")}
+    # 0.1 s of it (and so no throughput window) suffices: the agents exist from the start
+    args = [a for a in command if a.split("=")[0] not in ("T", "window")]
+    out = subprocess.run(["ns", *args, "T=0.1"], capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    held = [dict(p.split("=", 1) for p in line.split()[3:]) for line in out.splitlines() if line.startswith("settings tcp ")]
+    assert len(held) == len(flows)
+    assert all({k: h[k] for k in NS227_TIMERS} == NS227_TIMERS for h in held), held
+
+
+@NS2
+def test_ns2_misses_strong_target_4_as_tcpsim_does(plan, tmp_path):
+    """Strong target 4 (check e4.dt.vegas_equal.1_8; STRUCTURAL_MISS in
+    tests/test_reproduce_000.py, whose reason gives the mechanism): ns-2.35's twin of E4's
+    drop-tail run gives Vegas7 and Vegas8 in 70-100 s a fifth packet per RTT, to the
+    packet our throughputs (about 100 Kb/s against 79 for Vegas1-6), Vegas1-Vegas6 ours
+    within 3 packets (0.8 Kb/s; measured: Vegas2 and Vegas6 differ by 1 and 3), and
+    times out only the two Reno flows, as tcpsim does."""
+    from tcpsim.reproduce.ns2 import run_twin
+
+    key = ("e4_droptail", "dt", None, 1)
+    ours = group_measures(run(plan.runs[key].toml_text, out=tmp_path), plan.document.experiment("e4_droptail").windows)
+    theirs = run_twin(twin_commands(plan)[key])["measures"]
+    vegas = [f"flow_kbps_window.0.Vegas{i}" for i in range(1, 9)]
+    assert [theirs[k] for k in vegas] == pytest.approx([ours[k] for k in vegas], abs=0.81)
+    assert [theirs[k] for k in vegas[6:]] == pytest.approx([ours[k] for k in vegas[6:]], rel=1e-9)
+    assert all(75 < theirs[k] < 85 for k in vegas[:6]) and all(95 < theirs[k] < 105 for k in vegas[6:])
+    assert theirs["tcp_timeouts"] == 2 == sum(ours[f"flow_timeouts.{f}"] for f in ("Reno1", "Reno2"))
+
+
+def _first_packet_sizes(trace: Path) -> dict:
+    """{seqno: sizes} of the TCP data packets (type "tcp") numbered 0 and 1 offered to any
+    link in an ns-2 trace file: packet 0 is each agent's SYN."""
+    sizes: dict = {0: set(), 1: set()}
+    for line in trace.read_text().splitlines():
+        f = line.split()
+        if f[0] == "+" and f[4] == "tcp" and int(f[10]) in sizes:
+            sizes[int(f[10])].add(int(f[5]))
+    return sizes
+
+
+@NS2
+def test_reno_s_syn_is_the_one_wire_difference_from_the_twin(plan, tmp_path):
+    """What ns-2.35's one-way agents send first, and ours: a SYN (packet 0) then data.
+    ns-2.35's Agent/TCP/Reno sends its SYN as tcpip_base_hdr_size_ bytes with no data
+    (TcpAgent::output with syn_ true): 40 bytes in the twin, whose Reno is 960 + 40. The
+    experiment files' Reno is 1000 + 0, so its SYN is 1 byte (a header alone, at least one
+    byte): the difference document.toml's first assumption gives with its measured effect.
+    Vegas' SYN is a full 1000-byte packet in both, and every data packet is 1000 bytes."""
+    from tcpsim.sweep import canonical_toml
+
+    key = ("e1_two_flows", "vr_dt", None, 1)
+    scenario = _toml.loads(plan.runs[key].toml_text)
+    scenario["simulation"]["duration"] = "0.3s"
+    scenario["trace"] = {"ns2": "all"}
+    run(canonical_toml(scenario), out=tmp_path / "ours")
+    ours = _first_packet_sizes(tmp_path / "ours" / "traces" / "trace.tr")
+    args = [a for a in twin_commands(plan)[key] if a.split("=")[0] not in ("T", "trace")]
+    subprocess.run(["ns", *args, "T=0.3", f"trace={tmp_path / 'ns2.tr'}"], capture_output=True, text=True,
+                   cwd=tmp_path, check=True)
+    theirs = _first_packet_sizes(tmp_path / "ns2.tr")
+    assert ours == {0: {1000, 1}, 1: {1000}}
+    assert theirs == {0: {1000, 40}, 1: {1000}}

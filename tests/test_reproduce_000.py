@@ -26,7 +26,17 @@ STRONG_TARGETS = {"e1.vv.dt.nodrop", "e1.vv.red.nodrop", "e1.vv.red_equals_dt", 
                   "e2.5v.red.nodrop", "e2.5v.red_equals_dt", "e2.5v.queue", "e3.10v.queue",
                   "e2.5v.share.s1", "e2.5v.share.s5", "e2.5v.jain", "e5.dt.r1.nodrop", "e5.r3.r1.nodrop"}
 
-BETA = 3  # Vegas' beta (Sect. 2.1.2), which the thresholds are built on (Sect. 3.4)
+#: Strong target 4 (Table 4.3's drop-tail 8V2R: all eight Vegas flows get the same
+#: throughput) misses in this reconstruction, in tcpsim and in ns-2.35 alike, and no
+#: reading of what the thesis leaves open removes the miss: numbers.toml's miss_reason of
+#: this check gives the mechanism in numbers (Vegas7 and Vegas8 measure their BaseRTT
+#: behind about 21 queued packets and keep a fifth packet). Not tuned to pass: asserted
+#: as the miss it is, with the counters the reason cites
+#: (test_strong_target_4_misses_by_the_mechanism_its_reason_gives, and ns-2's side in
+#: tests/test_ns2_doc000.py).
+STRUCTURAL_MISS = "e4.dt.vegas_equal.1_8"
+
+BETA = 3  # Vegas' beta (Sect. 2.1.2), which the thesis' thresholds are built on (Sect. 3.4)
 
 
 def _scenario(plan, experiment, case):
@@ -43,7 +53,7 @@ def test_every_table_cell_is_printed_and_every_reference_resolves():
     # 4; Table 4.2: 6 x 17; Table 4.3: 6 x 17 (drop-tail and the five RED columns); Table
     # 4.4: 4 x 11
     assert len(doc.values) == 38 + 68 + 102 + 6 * 17 + 44
-    assert STRONG_TARGETS <= {c.id for c in doc.checks}
+    assert STRONG_TARGETS <= {c.id for c in doc.checks} and STRUCTURAL_MISS not in STRONG_TARGETS
 
 
 @pytest.mark.parametrize("experiment, case, router", [
@@ -76,6 +86,35 @@ def test_the_ns227_reading_changes_only_the_red_cases_weight():
     # a drop-tail case keeps its own queue
     dt = _scenario(plan, "e2_five_flows_ns227", "v4r1_dt")
     assert dt["dumbbell"]["bottleneck"]["queue"]["kind"] == "droptail"
+
+
+#: ns-2.27's Agent/TCP timers (minrto_, rtxcur_init_, maxrto_: docs/ns2-semantics.md,
+#: section 12), the main reading's on every flow: the thesis ran ns-2.27.
+NS227_TIMERS = {"min_rto": 1.0, "initial_rto": 6.0, "max_rto": 100000.0}
+
+
+def test_the_main_reading_runs_ns227_timers_on_every_flow_and_its_reading_ns235_s():
+    """Every run of a base experiment (not a variant) gives every flow ns-2.27's timers;
+    the reading 'ns-2.35 TCP timers' sets them back to ns-2.35's, which are tcpsim's own
+    defaults (the catalogue's, read here, not retyped), on every flow of every case."""
+    from tcpsim import models, units
+
+    doc = load_document("000")
+    plan = make_plan(doc)
+    tcp = models.get("agent", "tcp")
+    bases = {e.name for e in doc.experiments if not e.variant_of}
+    assert {"e1_two_flows", "e1_buffer_sweep", "e4_red", "e5_deployment", "e6_end_host_fixes_ten"} <= bases
+    for (experiment, case, point, seed), r in plan.runs.items():
+        if experiment in bases and seed == 1:
+            for f in _toml.loads(r.toml_text)["flow"]:
+                assert {k: units.parse(f[k])[0] for k in NS227_TIMERS} == NS227_TIMERS, (experiment, case, f["name"])
+    ns235 = [e for e in doc.experiments if e.variant == "ns-2.35 TCP timers"]
+    assert sorted(e.name for e in ns235) == sorted(f"{b}_ns235rto" for b in (
+        "e1_two_flows", "e2_five_flows", "e3_ten_flows", "e4_droptail", "e4_red", "e5_deployment"))
+    for e in ns235:
+        for case in doc.experiment(e.variant_of).cases:
+            for f in _scenario(plan, e.name, case.name)["flow"]:
+                assert {k: units.parse(f[k])[0] for k in NS227_TIMERS} == {k: tcp.param(k).default for k in NS227_TIMERS}
 
 
 @pytest.mark.parametrize("experiment, case, point", [
@@ -194,7 +233,7 @@ def test_each_reading_changes_only_what_its_file_sets():
     variants = [e for e in doc.experiments if e.variant_of]
     assert {e.variant for e in variants} >= {"ns-2.27 RED defaults", "RED max_p 0.02", "non-gentle RED", "RED byte mode",
                                               "RTO tick 500 ms", "initial window 2", "advertised window 128",
-                                              "ns-2.27 TCP timers", "ns-2.27 defaults"}
+                                              "ns-2.35 TCP timers", "ns-2.27 defaults"}
     for e in variants:
         raw = _toml.loads(e.path.read_text())["experiment"]
         set_keys, changed = list(raw["set"]), 0
@@ -218,6 +257,7 @@ def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     report = tmp_path / "000-quick" / "report"
     verdicts = {v["id"]: v for v in json.loads((report / "verdicts.json").read_text())}
     assert [i for i in sorted(STRONG_TARGETS) if verdicts[i]["verdict"] != "pass"] == []
+    assert verdicts[STRUCTURAL_MISS]["verdict"] == "miss"   # E4 runs whole with --quick: the full run's numbers
     assert not [i for i, v in verdicts.items() if v["verdict"] == "not run"]
     # E6 (our extension): its checks are decided and its figure drawn
     assert {i for i in verdicts if i.startswith("e6.")} == {
@@ -227,7 +267,36 @@ def test_quick_reproduction_of_000_passes_its_strong_targets(tmp_path):
     assert "Fig. 3.5. Throughput varying the buffer size B" in md and "§" not in md
     # document.toml's findings, their citations shown with this run's values in place
     findings = md.split("## Findings\n", 1)[1].split("\n## ", 1)[0]
-    assert "[`e2_five_flows_rto1s:v4r1_red:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings
+    assert "[`e2_five_flows_ns235rto:v4r1_dt:vegas_reno_ratio` = " in findings and "{e2_five_flows" not in findings
+
+
+def target_4_counters(m):
+    """The counters the reason of strong target 4 (STRUCTURAL_MISS) cites, from one run's
+    group measures: each Vegas flow's throughput in 70-100 s (Kb/s) and BaseRTT (ms)."""
+    return ({i: m[f"flow_kbps_window.0.Vegas{i}"] for i in range(1, 9)},
+            {i: m[f"flow_rtt_min_ms.Vegas{i}"] for i in range(1, 9)})
+
+
+def test_strong_target_4_misses_by_the_mechanism_its_reason_gives():
+    """Main reading (ns-2.27's timers), seed 1: no Vegas flow times out, only the two
+    Reno flows do; Vegas1-Vegas6 get the thesis' 80 Kb/s (4 packets per RTT) with
+    BaseRTTs below 145 ms, Vegas7 and Vegas8 about 100 (5 packets) with BaseRTTs of
+    168 ms, measured behind about 21 queued packets (84 ms + 21 x 4 ms): Vegas1 over
+    Vegas8 is 0.79, outside the check's 10 %. If the mechanism changes, this fails."""
+    from tcpsim.api import run
+    from tcpsim.reproduce.measures import group_measures
+
+    doc = load_document("000")
+    check = next(c for c in doc.checks if c.id == STRUCTURAL_MISS)
+    assert "BaseRTT" in check.raw["miss_reason"] and "{e4_droptail:dt:tcp_timeouts = 2}" in check.raw["miss_reason"]
+    plan = make_plan(doc, quick=True)
+    m = group_measures(run(plan.runs[("e4_droptail", "dt", None, 1)].toml_text), doc.experiment("e4_droptail").windows)
+    kbps, base_rtt_ms = target_4_counters(m)
+    assert [m[f"flow_timeouts.Vegas{i}"] for i in range(1, 9)] == [0] * 8
+    assert m["flow_timeouts.Reno1"] + m["flow_timeouts.Reno2"] == 2
+    assert all(75 < kbps[i] < 85 and base_rtt_ms[i] < 145 for i in range(1, 7)), (kbps, base_rtt_ms)
+    assert all(95 < kbps[i] < 105 and base_rtt_ms[i] == pytest.approx(168, abs=1) for i in (7, 8)), (kbps, base_rtt_ms)
+    assert not 0.9 <= kbps[1] / kbps[8] <= 1.1
 
 
 def _thresholds(plan, case, tmp_path):

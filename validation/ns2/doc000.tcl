@@ -36,9 +36,9 @@
 #   byte_mode=false|true   RED's queue_in_bytes_ and bytes_ together (ns-2.35's defaults
 #                          are true: average, thresholds and limit in mean_pktsize_ 500
 #                          bytes; ns-2.27's are false)
-#   tick=0.01  min_rto=0.2  initial_rto=3  max_rto=60
-#                          Agent/TCP tcpTick_, minrto_, rtxcur_init_ and maxrto_ (ns-2.35's
-#                          defaults; ns-2.27's are 0.01, 1, 6 and 100000)
+#   tick=0.01  min_rto=1  initial_rto=6  max_rto=100000
+#                          Agent/TCP tcpTick_, minrto_, rtxcur_init_ and maxrto_ (ns-2.27's
+#                          defaults, which the thesis ran; ns-2.35's are 0.01, 0.2, 3 and 60)
 #   initial_window=1  max_window=1000
 #                          Agent/TCP windowInit_ and window_ (the receiver's window)
 #   vegas=ALPHA/BETA       every Vegas agent's v_alpha_/v_beta_ (default 1/3, the
@@ -66,7 +66,7 @@ source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {exp dumbbell flows reno,reno rate 1.5Mb delay 40ms access 10Mb access_delay 0.4ms limit 20
                starts "" queue droptail red 4/6 red_at none weight 0.002 max_p 0.1 gentle true
-               byte_mode false tick 0.01 min_rto 0.2 initial_rto 3 max_rto 60
+               byte_mode false tick 0.01 min_rto 1 initial_rto 6 max_rto 100000
                initial_window 1 max_window 1000 vegas 1/3 window "" start_jitter 0 T 100 seed 1 trace ""
                beta 3 n_error 0 red_n_update reset}
 parse_keyword_args doc000.tcl opt
