@@ -155,9 +155,11 @@ def payload_bytes(flow: Dict[str, float]) -> float:
     """The payload a TCPSink received in order, from its report line (lib.tcl's
     report_tcp): ``bytes_`` counts wire sizes, the SYN included, so the in-order data
     packets are (bytes - syn_size) / (packet_size + header_size), each carrying
-    packet_size bytes of payload, as tcpsim's ``goodput_bps`` counts them."""
+    packet_size bytes of payload, as tcpsim's ``goodput_bps`` counts them. A sink that
+    has not even received the SYN (bytes_ 0: a flow that starts late in a short run)
+    received no payload."""
     wire = flow["packet_size"] + flow["header_size"]
-    return (flow["bytes"] - flow["syn_size"]) // wire * flow["packet_size"]
+    return max(0.0, flow["bytes"] - flow["syn_size"]) // wire * flow["packet_size"]
 
 
 def measures_from(stdout: str, tr: Optional[pd.DataFrame], seconds: float,
@@ -236,8 +238,7 @@ def sampled_results(lines: List[str], seconds: float) -> Optional[Results]:
     for t, wire in sinks:
         for i, name in enumerate(names):
             f = flows[sorted(flows)[i]]
-            # bytes_ before the SYN arrives is 0, and the SYN is no payload
-            delivered = payload_bytes({**f, "bytes": max(wire[i], f["syn_size"])})
+            delivered = payload_bytes({**f, "bytes": wire[i]})
             rows.append((t, name, "delivered_bytes", delivered - previous[i]))
             previous[i] = delivered
     for l in lines:
