@@ -141,7 +141,7 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
         queue = bottleneck["queue"]
         assert a["queue"] == queue["kind"], key
         if queue["kind"] == "red":
-            # B/6 and B/2 (§4.1), as the twin sets thresh_ and maxthresh_
+            # B/6 and B/2 (Sect. 4.1), as the twin sets thresh_ and maxthresh_
             low, high = _red_thresholds(queue, units.parse(bottleneck["rate"])[0])
             assert low == pytest.approx(buffer / 6, rel=1e-6) and high == pytest.approx(buffer / 2, rel=1e-6), key
             assert (queue["max_p"], queue["weight"], queue["mean_packet_size"]) == (0.1, 0.002, "1000B"), key

@@ -68,7 +68,7 @@ switch $opt(queue) {
     default { puts stderr "doc003.tcl: queue must be droptail or red"; exit 2 }
 }
 
-# The routers and the bottleneck (30 ms, §4.1): r1->r2 with the chosen queue.
+# The routers and the bottleneck (30 ms, Sect. 4.1): r1->r2 with the chosen queue.
 set r1 [$ns node]; set r2 [$ns node]
 $ns simplex-link $r1 $r2 $opt(rate) 30ms $qclass
 $ns simplex-link $r2 $r1 $opt(rate) 30ms DropTail
