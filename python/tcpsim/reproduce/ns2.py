@@ -35,6 +35,18 @@ the 1000-byte payloads), ``tcp_retransmits`` and ``tcp_timeouts`` (each agent's
 ``epdrops_``, ``pdrops_ - epdrops_``, ``pmarks_``), ``udp_sent``, ``udp_received`` and
 ``udp_throughput_mbps``. Metrics that need our time series
 (``cwnd_cuts``, ``rtt_ms``, ...) are not measured; their checks show "not run" for ns-2.
+
+A twin that prints its sinks' ``bytes_`` and its bottleneck queue at the monitor interval
+(``sinks t=.. bytes=B0,B1,..``, ``qlen t=.. pkts=..`` and each flow's ``start I t=..``:
+validation/ns2/doc003.tcl) also gets reference document 003's metrics of an experiment
+with ``[experiment.samples]`` or ``[experiment.handoff]`` — ``fairness_index``,
+``worst_case_fairness``, ``cov``, ``short_term_fairness``, ``queue_norm_*``,
+``recovery_s.NAME`` — computed by the very functions that measure our runs
+(`measures.smoothness_measures`, `measures.handoff_measures`) on tables built from those
+lines (`sampled_results`). A twin whose experiment says ``trace = false`` writes no
+trace (100 flows at 100 Mb/s for 100 s would write gigabytes): its ``trace_*`` metrics,
+and ``tcp_sent``, ``tcp_lost``, ``tcp_received``, ``tcp_drop_rate`` and
+``tcp_throughput_mbps`` counted from the trace, are not measured.
 """
 
 from __future__ import annotations
@@ -54,11 +66,16 @@ import pandas as pd
 
 from .. import units
 from .._progress import Counter
-from ..results import _atomic_write
+from ..results import Results, _atomic_write
 from .checks import NO_TWIN
-from .measures import read_trace, trace_measures
+from .measures import handoff_measures, read_trace, smoothness_measures, trace_measures
 from .runner import run_in_processes
 from .spec import parse_ref
+
+try:  # Python >= 3.11
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as _toml  # type: ignore[no-redef]
 
 #: The repository root: twin scripts are named relative to it.
 REPO = Path(__file__).resolve().parents[3]
@@ -90,8 +107,8 @@ def twin_commands(plan) -> Dict[Key, List[str]]:
         c = ex.case(case)
         if ex.ns2 is None or c.ns2 is None:
             continue
-        duration = ex.quick.get("simulation.duration") if plan.quick else None
-        duration = duration or ex.base.get("simulation", {}).get("duration")
+        # the run's own duration: the base's, --quick's, or the axis' (document 003's E2)
+        duration = _toml.loads(plan.runs[(exp, case, point, seed)].toml_text).get("simulation", {}).get("duration")
         seconds = _seconds(duration, f"{ex.path}, simulation.duration")
         script = REPO / ex.ns2.script
         args = [str(script), *ex.ns2.args, *c.ns2]
@@ -102,14 +119,31 @@ def twin_commands(plan) -> Dict[Key, List[str]]:
     return out
 
 
-def _run_id(args: List[str]) -> str:
-    """Identifies a twin run by its arguments and the text of its script and lib.tcl."""
+def twin_measuring(plan) -> Dict[Key, Dict[str, Any]]:
+    """What to measure on each twin run of `plan` besides its report lines: whether it
+    writes a trace (``trace``), document 003's samples (``samples``: ``from_s``,
+    ``every_s``, ``buffer_pkts``, as ``[experiment.samples]``) and outage (``outage_s``,
+    ``[experiment.handoff]``). Keys as `twin_commands`."""
+    out: Dict[Key, Dict[str, Any]] = {}
+    for key in twin_commands(plan):
+        ex = plan.document.experiment(key[0])
+        samples = dataclasses.asdict(ex.samples) if ex.samples is not None else None
+        out[key] = {"trace": ex.ns2.trace, "samples": samples,
+                    "outage_s": list(ex.outage_s) if ex.outage_s is not None else None}
+    return out
+
+
+def _run_id(args: List[str], measuring: Optional[Dict[str, Any]] = None) -> str:
+    """Identifies a twin run by its arguments, the text of its script and lib.tcl, and
+    what is measured on it (`twin_measuring`; None: the report lines and the trace)."""
     h = hashlib.sha256()
     script = Path(args[0])
     for p in (script, script.with_name("lib.tcl")):
         if p.is_file():
             h.update(p.read_bytes())
     h.update(json.dumps([Path(args[0]).name] + args[1:]).encode())
+    if measuring is not None:
+        h.update(json.dumps(measuring, sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 
@@ -121,19 +155,26 @@ def payload_bytes(flow: Dict[str, float]) -> float:
     """The payload a TCPSink received in order, from its report line (lib.tcl's
     report_tcp): ``bytes_`` counts wire sizes, the SYN included, so the in-order data
     packets are (bytes - syn_size) / (packet_size + header_size), each carrying
-    packet_size bytes of payload, as tcpsim's ``goodput_bps`` counts them."""
+    packet_size bytes of payload, as tcpsim's ``goodput_bps`` counts them. A sink that
+    has not even received the SYN (bytes_ 0: a flow that starts late in a short run)
+    received no payload."""
     wire = flow["packet_size"] + flow["header_size"]
-    return (flow["bytes"] - flow["syn_size"]) // wire * flow["packet_size"]
+    return max(0.0, flow["bytes"] - flow["syn_size"]) // wire * flow["packet_size"]
 
 
-def measures_from(stdout: str, tr: pd.DataFrame, seconds: float) -> Dict[str, float]:
-    """The reproduction's metrics of one twin run: its report lines and its trace."""
+def measures_from(stdout: str, tr: Optional[pd.DataFrame], seconds: float,
+                  measuring: Optional[Dict[str, Any]] = None) -> Dict[str, float]:
+    """The reproduction's metrics of one twin run: its report lines and its trace (None
+    for a twin that writes none), and document 003's metrics when `measuring` asks for
+    them (`twin_measuring`)."""
     from ..analysis import jain
 
-    m = trace_measures(tr)
-    m["tcp_sent"], m["tcp_lost"], m["tcp_received"] = m["trace_sent"], m["trace_lost"], m["trace_received"]
-    m["tcp_drop_rate"] = m["trace_drop_rate"]
-    m["tcp_throughput_mbps"] = m["trace_received_bytes"] * 8 / seconds / 1e6
+    m: Dict[str, float] = {}
+    if tr is not None:
+        m.update(trace_measures(tr))
+        m["tcp_sent"], m["tcp_lost"], m["tcp_received"] = m["trace_sent"], m["trace_lost"], m["trace_received"]
+        m["tcp_drop_rate"] = m["trace_drop_rate"]
+        m["tcp_throughput_mbps"] = m["trace_received_bytes"] * 8 / seconds / 1e6
     lines = stdout.splitlines()
     flows = [_kv(l) for l in lines if l.startswith("flow ")]
     if flows:
@@ -157,13 +198,56 @@ def measures_from(stdout: str, tr: pd.DataFrame, seconds: float) -> Dict[str, fl
         m["bottleneck_marks"] = q["marks"]
     if any(l.startswith("flowname ") for l in lines):
         m.update(group_measures_from(lines, seconds))
+    if measuring and (measuring.get("samples") or measuring.get("outage_s")):
+        res = sampled_results(lines, seconds)
+        if res is not None:
+            sm = measuring.get("samples")
+            if sm:
+                m.update(smoothness_measures(res, sm.get("from_s"), sm.get("every_s"), sm.get("buffer_pkts")))
+            if measuring.get("outage_s"):
+                m.update(handoff_measures(res, tuple(measuring["outage_s"])))
     cbr = [_kv(l) for l in stdout.splitlines() if l.startswith("cbr ")]
-    if cbr:
+    if cbr and tr is not None:
         udp = tr[tr["type"] == "cbr"]
         m["udp_sent"] = float(((udp["op"] == "+") & (udp["from"] == udp["src_node"])).sum())
         m["udp_received"] = sum(c["rx_pkts"] for c in cbr)
         m["udp_throughput_mbps"] = sum(c["rx_bytes"] for c in cbr) * 8 / seconds / 1e6
     return m
+
+
+def sampled_results(lines: List[str], seconds: float) -> Optional[Results]:
+    """The tables document 003's metrics read (`measures.smoothness_measures`,
+    `measures.handoff_measures`), built from a twin's sample lines: each flow ``tcpI``
+    (our flows' names) with its goodput over its active time (payload received in order,
+    `payload_bytes`, from its ``start I t=..`` to the end); ``delivered_bytes`` per flow
+    and monitor interval, from the differences of the sinks' ``bytes_`` in the ``sinks``
+    lines, in whole payloads as our receivers count them; ``queue_pkts`` of ``r1->r2``
+    from the ``qlen`` lines; and ``r1->r2`` as the one (bottleneck) link. None without
+    sample lines."""
+    sinks = [(float(t), [float(b) for b in bs.split(",")]) for t, bs in
+             (re.match(r"sinks t=(\S+) bytes=(\S+)", l).groups() for l in lines if l.startswith("sinks "))]
+    flows = {int(l.split()[1]): _kv(l) for l in lines if l.startswith("flow ")}
+    if not sinks or not flows:
+        return None
+    starts = {int(l.split()[1]): _kv(l)["t"] for l in lines if l.startswith("start ")}
+    names = [f"tcp{i}" for i in sorted(flows)]
+    goodput = [payload_bytes(flows[i]) * 8 / (seconds - starts.get(i, 0.0)) for i in sorted(flows)]
+    flow_table = pd.DataFrame({"name": names, "type": "tcp", "goodput_bps": goodput})
+    rows = []
+    previous = [0.0] * len(names)
+    for t, wire in sinks:
+        for i, name in enumerate(names):
+            f = flows[sorted(flows)[i]]
+            delivered = payload_bytes({**f, "bytes": wire[i]})
+            rows.append((t, name, "delivered_bytes", delivered - previous[i]))
+            previous[i] = delivered
+    for l in lines:
+        if l.startswith("qlen "):
+            q = _kv(l)
+            rows.append((q["t"], "r1->r2", "queue_pkts", q["pkts"]))
+    series = pd.DataFrame(rows, columns=["time_s", "entity", "metric", "value"])
+    links = pd.DataFrame({"link": ["r1->r2"], "utilization": [1.0]})
+    return Results(flows=flow_table, queues=pd.DataFrame(), links=links, timeseries=series)
 
 
 def _cc_of(agent: str) -> str:
@@ -238,27 +322,37 @@ def _no_twin(doc, experiment: str, case: str) -> bool:
         return False
 
 
-def run_twin(args: List[str]) -> Dict[str, Any]:
-    """Runs one twin command (``ns`` + `args`) with a trace in a temporary directory and
-    measures it. Raises RuntimeError with ns's message when the script fails."""
+def run_twin(args: List[str], measuring: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """Runs one twin command (``ns`` + `args`) in a temporary directory, with a trace
+    unless `measuring` says ``trace = False``, and measures it (`measures_from`).
+    Raises RuntimeError with ns's message when the script fails."""
     ns = ns_binary()
     if ns is None:
         raise RuntimeError(NOT_INSTALLED)
     seconds = float(next(a for a in args if a.startswith("T="))[2:])
+    traced = measuring is None or measuring.get("trace", True)
     with tempfile.TemporaryDirectory(prefix="tcpsim-ns2-") as tmp:
         trace = Path(tmp) / "trace.tr"
-        p = subprocess.run([ns, *args, f"trace={trace}"], capture_output=True, text=True, cwd=tmp)
-        if p.returncode != 0 or not trace.is_file():
+        p = subprocess.run([ns, *args, *([f"trace={trace}"] if traced else [])], capture_output=True, text=True, cwd=tmp)
+        if p.returncode != 0 or (traced and not trace.is_file()):
             err = (p.stderr or p.stdout).strip().splitlines()
             raise RuntimeError(f"ns {' '.join(args)} failed (exit {p.returncode}): {err[-1] if err else 'no output'}")
-        tr = read_trace(trace)
-    return {"measures": measures_from(p.stdout, tr, seconds), "stdout": p.stdout}
+        tr = read_trace(trace) if traced else None
+    return {"measures": measures_from(p.stdout, tr, seconds, measuring), "stdout": p.stdout}
 
 
 def _task(task: Dict[str, Any]) -> Dict[str, Any]:
-    out = run_twin(task["args"])
+    out = run_twin(task["args"], task.get("measuring"))
     out["id"] = task["id"]
     return out
+
+
+def _measured(measuring: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """`measuring` as `_run_id` keys it: None when it asks for nothing beyond the trace
+    and the report lines, so the cached runs of the twins of documents 000 and 004 keep
+    their ids."""
+    plain = measuring.get("trace", True) and not measuring.get("samples") and not measuring.get("outage_s")
+    return None if plain else measuring
 
 
 def run_ns2(plan, cache: Path, jobs: int = 1, progress: Union[bool, str] = True) -> pd.DataFrame:
@@ -266,9 +360,10 @@ def run_ns2(plan, cache: Path, jobs: int = 1, progress: Union[bool, str] = True)
     the measurements as a table like `Outcome.table` (experiment, case, point, seed,
     metric, value)."""
     commands = twin_commands(plan)
+    measuring = twin_measuring(plan)
     ndir = cache / "ns2"
     ndir.mkdir(parents=True, exist_ok=True)
-    ids = {key: _run_id(args) for key, args in commands.items()}
+    ids = {key: _run_id(args, _measured(measuring[key])) for key, args in commands.items()}
     done: Dict[str, Dict[str, float]] = {}
     todo: Dict[str, Dict[str, Any]] = {}
     for key, args in commands.items():
@@ -280,7 +375,7 @@ def run_ns2(plan, cache: Path, jobs: int = 1, progress: Union[bool, str] = True)
                 continue
             except (ValueError, KeyError):
                 pass
-        todo[rid] = {"id": rid, "args": args}
+        todo[rid] = {"id": rid, "args": args, "measuring": measuring[key]}
     bar = Counter(progress, len(todo), f"{plan.document.id} ns-2")
 
     def keep(out: Dict[str, Any]) -> None:

@@ -56,6 +56,9 @@ class Ns2Twin:
     script: str                     # relative to the repository root
     args: List[str] = field(default_factory=list)
     axis: Optional[str] = None      # the script argument that takes the axis value
+    #: False: the script writes no trace (its runs would write gigabytes), so the
+    #: ``trace_*`` metrics and those counted from the trace are not measured for ns-2.
+    trace: bool = True
 
 
 @dataclass
@@ -416,12 +419,15 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
     twin = ex.get("ns2")
     if twin is not None:
         tw = f"{where}, [experiment.ns2]"
-        _table_of(twin, tw, ("script", "args", "axis"))
+        _table_of(twin, tw, ("script", "args", "axis", "trace"))
         script = _need(twin, "script", tw)
         axis = twin.get("axis")
         if axis is not None and not (isinstance(axis, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", axis)):
             raise ScenarioError(f"{tw}, key 'axis': expected the name of a script argument, such as \"cbr\"")
-        e.ns2 = Ns2Twin(script, _ns2_args(twin.get("args", []), f"{tw}, key 'args'"), axis)
+        trace = twin.get("trace", True)
+        if not isinstance(trace, bool):
+            raise ScenarioError(f"{tw}, key 'trace': expected true or false, found {trace!r}")
+        e.ns2 = Ns2Twin(script, _ns2_args(twin.get("args", []), f"{tw}, key 'args'"), axis, trace)
     if e.ns2 is None:
         lone = [c.name for c in cases if c.ns2 is not None or c.no_twin]
         if lone:
