@@ -224,10 +224,23 @@ V3 Vegas wanting more queue than the buffer holds (alpha 3, beta 5, syn_ false),
    identical (33249 packets, 72 retransmissions, 70 drops, 1 timeout, final cwnd
    42.333). Also asserted on the ns-2 side: at least 30 drops and a timeout.
 
+TFRC
+   One Agent/TFRC -> Agent/TFRCSink flow (ns-2.35 defaults; tcpsim ``type = "tfrc"``) on
+   case A's network, 100 s (validation/ns2/case_tfrc.tcl and .toml). Data packets sent
+   and delivered 1 %, reports (r2->r1 arrivals) 3 %, the sender's mean X over the second
+   half 3 %, the receiver's loss event rate over the second half 15 %, bottleneck drops
+   after 5 s +-6. Deterministic on both sides, but slow start meets exact one-RTT ties
+   that ns-2's double clock breaks by rounding, so the slow-start exit (and its drops,
+   38 vs 55 in all) differs; after it both drop two packets every 8.5 s or so.
+   Measured 2026-11-26: sent 18123 vs 18078, delivered 18060 vs 17996, reports 594 vs
+   594, mean X 1.4551 vs 1.4539 Mb/s, p 0.001338 vs 0.001342, drops after 5 s 24 vs 22.
+   Also asserted on the ns-2 side: losses after slow start (so the equation, not slow
+   start, sets the rate) and one report per RTT or so.
+
 Runtime: about 5 s for cases C-I, about 1 s for DRR (ns-2 0.8 s, tcpsim 0.2 s), about
 10 s for the six runs of ns-2 of ECN and ECN1, about 1 s for RED-AUTO (ns-2 0.8 s,
 tcpsim 0.2 s), about 2 s for SACK, SACK-DELACK, FACK and FACK-OPTS, and
-about 9.5 s for V1-V3.
+about 9.5 s for V1-V3, about 0.5 s for TFRC.
 
 Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim binary is
 <repo>/target/release/tcpsim-run (or $TCPSIM_RUN), built with
@@ -412,3 +425,11 @@ def test_case_v3_vegas_repeated_losses(tcpsim_run):
     res = _assert_case(harness.case_v3(60.0))
     ns = res.ns2
     assert ns["bottleneck_drops"] >= 30 and ns["timeouts"] >= 1, res.report()
+
+
+def test_case_tfrc_one_flow_over_droptail(tcpsim_run):
+    res = _assert_case(harness.case_tfrc(100.0))
+    ns = res.ns2
+    assert ns["drops_after_slow_start"] >= 10 and ns["loss_event_rate"] > 0, res.report()
+    # R is 90-190 ms here: 100 s hold 500-1100 reports.
+    assert 500 <= ns["reports"] <= 1100, res.report()
