@@ -1243,6 +1243,25 @@ def _second_half_mean(samples: list[tuple[float, float]], seconds: float) -> flo
     return sum(values) / len(values) if values else float("nan")
 
 
+def _run_tfrc_ns2(script: Path, seconds: float, seed: int, trace: Path | None = None) -> tuple[str, float]:
+    """Run a TFRC case script; return (stdout, wall seconds). TFRCSink's printLoss_ lines
+    come from C's stdio: run line-buffered (``stdbuf -oL``), they do not interleave with
+    the script's lines (which the case scripts line-buffer too)."""
+    ns = ns_binary()
+    if ns is None:
+        raise HarnessError("ns (ns-2) is not on PATH")
+    stdbuf = shutil.which("stdbuf")
+    cmd = ([stdbuf, "-oL"] if stdbuf else []) + [ns, str(script), f"{seconds:g}", str(seed)]
+    if trace is not None:
+        cmd.append(str(trace))
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise HarnessError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return proc.stdout, wall
+
+
 def case_tfrc(seconds: float = 100.0) -> CaseResult:
     """Case TFRC, one Agent/TFRC -> Agent/TFRCSink flow (ns-2.35 defaults) over case A's
     1.5 Mb/s, 40 ms, 20-packet DropTail bottleneck.
@@ -1262,24 +1281,13 @@ def case_tfrc(seconds: float = 100.0) -> CaseResult:
     but not checked; after slow start both drop two packets every 8.5 s or so.
     Measured 2026-11-26 (100 s): sent 18123 / 18078, delivered 18060 / 17996, reports
     594 / 594, drops 38 / 55 (24 / 22 after 5 s)."""
-    ns = ns_binary()
-    if ns is None:
-        raise HarnessError("ns (ns-2) is not on PATH")
     work = Path(tempfile.mkdtemp(prefix="tcpsim-tfrc-"))
     trace = work / "ns2.tr"
-    # TFRCSink's printLoss_ lines come from C's stdio; line-buffered (stdbuf), they do not
-    # interleave with the script's lines (which case_tfrc.tcl line-buffers too).
-    stdbuf = shutil.which("stdbuf")
-    cmd = ([stdbuf, "-oL"] if stdbuf else []) + [ns, str(CASE_TFRC_TCL), f"{seconds:g}", "1", str(trace)]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True)
-    ns_wall = time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise HarnessError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
-    out = parse_lib_output(proc.stdout)
-    tfrc = parse_kv_line(proc.stdout, "tfrc 0")
-    rates = [(float(t), float(r) * 8) for t, r in re.findall(r"(?m)^rate t=(\S+) rate=(\S+)$", proc.stdout)]
-    losses = [(float(t), float(p)) for t, p in re.findall(r"(?m)^time: +(\S+) loss_rate: +(\S+) *$", proc.stdout)]
+    stdout, ns_wall = _run_tfrc_ns2(CASE_TFRC_TCL, seconds, 1, trace)
+    out = parse_lib_output(stdout)
+    tfrc = parse_kv_line(stdout, "tfrc 0")
+    rates = [(float(t), float(r) * 8) for t, r in re.findall(r"(?m)^rate t=(\S+) rate=(\S+)$", stdout)]
+    losses = [(float(t), float(p)) for t, p in re.findall(r"(?m)^time: +(\S+) loss_rate: +(\S+) *$", stdout)]
     ns_m = {
         "packets_sent": float(tfrc["data_pkts"]),
         "delivered_pkts": float(int(tfrc["bytes"]) // TFRC_WIRE_BYTES),
@@ -1319,6 +1327,64 @@ def case_tfrc(seconds: float = 100.0) -> CaseResult:
     return CaseResult(_label("TFRC", seconds, 100.0), ns_m, ts_m, checks, ns_wall, run.wall_s, notes)
 
 
+CASE_TFRC_RENO_TCL, CASE_TFRC_RENO_TOML = HERE / "case_tfrc_reno.tcl", HERE / "case_tfrc_reno.toml"
+
+
+def case_tfrc_reno(seconds: float = 200.0, seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
+    """Case TFRC-RENO, a TFRC flow and a Reno flow (Agent/TCP/Reno -> Agent/TCPSink,
+    window_ 100) from time 0 over case A's 1.5 Mb/s, 40 ms, 20-packet DropTail
+    bottleneck, 200 s.
+
+    The Reno agent's clock phase (``boot_time_``) is drawn from the seed, and DropTail
+    phase effects make the split between the two flows depend on it: over ns-2 seeds 1-4
+    TFRC delivers 21886-23984 packets and Reno 11804-13866 (measured 2026-11-26). Both
+    sides run seeds 1, 2, 3 and their means are compared: TFRC's packets 5 %, Reno's 8 %
+    (its timeouts move whole RTOs of goodput), the two together 1 %, bottleneck drops
+    10 %, and TFRC's share of the packets delivered 0.03 (absolute). Measured 2026-11-26
+    (means of seeds 1-3, ns-2 / tcpsim): TFRC 23569 / 22833, Reno 12235 / 13006, drops
+    262 / 267. Not checked, and not yet explained: Reno times out more often in ns-2
+    (23.3 / 17 on average), which is where most of the gap in Reno's packets comes from."""
+    work = Path(tempfile.mkdtemp(prefix="tcpsim-tfrc-reno-"))
+    ns_runs, ts_runs, ns_wall, ts_wall = [], [], 0.0, 0.0
+    for seed in seeds:
+        stdout, wall = _run_tfrc_ns2(CASE_TFRC_RENO_TCL, seconds, seed)
+        ns_wall += wall
+        out = parse_lib_output(stdout)
+        reno = out["flows"][0]
+        ns_runs.append({
+            "tfrc_pkts": float(int(parse_kv_line(stdout, "tfrc 0")["bytes"]) // TFRC_WIRE_BYTES),
+            "reno_pkts": float(int(reno["bytes"] - reno["syn_size"]) // int(reno["packet_size"] + reno["header_size"])),
+            "bottleneck_drops": out["queues"]["r1->r2"]["drops"],
+            "reno_timeouts": reno["timeouts"],
+        })
+        scenario = scenario_variant(CASE_TFRC_RENO_TOML, work, None if seconds == 200.0 else seconds, seed)
+        run = run_tcpsim(scenario, work / f"out_seed{seed}")
+        ts_wall += run.wall_s
+        flows = {f["name"]: f for f in run.flows}
+        ts_runs.append({
+            "tfrc_pkts": _num(flows["tfrc"], "unique_packets"),
+            "reno_pkts": _num(flows["reno"], "unique_packets"),
+            "bottleneck_drops": _num(queue_row(run, BOTTLENECK), "overflow_drops"),
+            "reno_timeouts": _num(flows["reno"], "timeouts"),
+        })
+    for m in ns_runs + ts_runs:
+        m["total_pkts"] = m["tfrc_pkts"] + m["reno_pkts"]
+        m["tfrc_share"] = m["tfrc_pkts"] / m["total_pkts"]
+    ns, ts = mean_of(ns_runs), mean_of(ts_runs)
+    checks = [
+        Check("tfrc_pkts", ns["tfrc_pkts"], ts["tfrc_pkts"], "rel", 0.05),
+        Check("reno_pkts", ns["reno_pkts"], ts["reno_pkts"], "rel", 0.08),
+        Check("total_pkts", ns["total_pkts"], ts["total_pkts"], "rel", 0.01),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("tfrc_share", ns["tfrc_share"], ts["tfrc_share"], "abs", 0.03),
+    ]
+    notes = [f"{side} seed {seed}: TFRC {m['tfrc_pkts']:.0f}, Reno {m['reno_pkts']:.0f} packets, "
+             f"{m['bottleneck_drops']:.0f} drops, {m['reno_timeouts']:.0f} Reno timeouts"
+             for side, runs in (("ns2", ns_runs), ("tcpsim", ts_runs)) for seed, m in zip(seeds, runs)]
+    notes.append(f"tcpsim outputs kept in {work}")
+    return CaseResult(_label("TFRC-RENO", seconds, 200.0), ns, ts, checks, ns_wall, ts_wall, notes)
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
                "E": (case_e, 100.0), "GAIMD": (case_gaimd, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
                "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0), "RED-AUTO": (case_red_auto, 60.0),
@@ -1329,7 +1395,7 @@ MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.
                "FAILOVER-STATIC": (lambda t: case_failover("static", t), 20.0),
                "LINKDOWN-CBR": (lambda t: case_linkdown_cbr(), 3.0),
                "DELAY-CBR": (lambda t: case_delay_cbr(), 3.0),
-               "TFRC": (case_tfrc, 100.0)}
+               "TFRC": (case_tfrc, 100.0), "TFRC-RENO": (case_tfrc_reno, 200.0)}
 
 
 # --------------------------------------------------------------------------- command line
