@@ -50,3 +50,12 @@ fn beside_a_reno_flow_it_takes_a_share_within_a_factor_of_two() {
     assert!((0.5..=2.0).contains(&ratio), "TFRC {} b/s, Reno {} b/s", goodput[0], goodput[1]);
     assert!(goodput[0] + goodput[1] > 0.9 * 10e6 * 1000.0 / 1032.0, "together they fill the link: {goodput:?}");
 }
+
+#[test]
+fn a_bad_tfrc_parameter_and_a_tcp_key_on_a_tfrc_flow_are_errors_naming_line_and_key() {
+    let with = |extra: &str| one_bdp_chain("1s", &TFRC_FLOW.replace("type = \"tfrc\"\n", &format!("type = \"tfrc\"\n{extra}\n")));
+    let err = tcpsim::load_str(&with("rtt_filter = 1.5"), "tfrc.toml").expect_err("df_ above 1").to_string();
+    assert!(err.contains("tfrc.toml") && err.contains("line") && err.contains("rtt_filter"), "{err}");
+    let err = tcpsim::load_str(&with("cc = \"vegas\""), "tfrc.toml").expect_err("a TCP key").to_string();
+    assert!(err.contains("'cc' applies to type = \"tcp\" flows"), "{err}");
+}
