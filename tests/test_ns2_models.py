@@ -246,6 +246,7 @@ TFRC-RENO
    vs 0.637. Reno times out more often in ns-2 (23.3 vs 17 per run), not yet explained
    and not checked. Also asserted on the ns-2 side: TFRC gets more than Reno here (a
    20-packet buffer costs Reno timeouts, TFRC's rate does not collapse).
+
 Runtime: about 5 s for cases C-I, about 1 s for DRR (ns-2 0.8 s, tcpsim 0.2 s), about
 10 s for the six runs of ns-2 of ECN and ECN1, about 1 s for RED-AUTO (ns-2 0.8 s,
 tcpsim 0.2 s), about 2 s for SACK, SACK-DELACK, FACK and FACK-OPTS, and

@@ -26,7 +26,7 @@
 //!
 //! The defaults follow ns-2.35's `Agent/TFRC` and `Agent/TFRCSink` (tcp/tfrc.cc,
 //! tcp/tfrc-sink.cc, tcl/lib/ns-default.tcl), which the model is checked against
-//! (validation/ns2 case TFRC). Where ns-2 departs from the RFC, the core keeps the RFC's
+//! (validation/ns2 cases TFRC and TFRC-RENO). Where ns-2 departs from the RFC, the core keeps the RFC's
 //! rule as an option ([`rate::RateRules`], [`equation::EquationRules`],
 //! [`loss_history::LossHistoryRules`]); the agents use ns-2's rules, and a scenario
 //! cannot choose the RFC's yet.
@@ -37,7 +37,7 @@
 //! (an infinite source, so `idleFix_` and `oldCode_` never act), the TCP RTO estimator's
 //! bit widths (`T_SRTT_BITS 3`, `T_RTTVAR_BITS 2`, `rttvar_exp_ 2`), and at the sink
 //! `algo_ 1`, `NumSamples_ -1` (8 intervals), `smooth_ 1`, `ShortIntervals_ 0` and
-//! `numPkts_ 1` (the only value ns-2's own test suite says works).
+//! `numPkts_ 1` (the only value that works, says ns-2's tcl/test/test-suite-friendly.tcl).
 
 pub mod equation;
 pub mod loss_history;
