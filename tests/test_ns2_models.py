@@ -224,10 +224,33 @@ V3 Vegas wanting more queue than the buffer holds (alpha 3, beta 5, syn_ false),
    identical (33249 packets, 72 retransmissions, 70 drops, 1 timeout, final cwnd
    42.333). Also asserted on the ns-2 side: at least 30 drops and a timeout.
 
+TFRC
+   One Agent/TFRC -> Agent/TFRCSink flow (ns-2.35 defaults; tcpsim ``type = "tfrc"``) on
+   case A's network, 100 s (validation/ns2/case_tfrc.tcl and .toml). Data packets sent
+   and delivered 1 %, reports (r2->r1 arrivals) 3 %, the sender's mean X over the second
+   half 3 %, the receiver's loss event rate over the second half 15 %, bottleneck drops
+   after 5 s +-6. Deterministic on both sides, but slow start meets exact one-RTT ties
+   that ns-2's double clock breaks by rounding, so the slow-start exit (and its drops,
+   38 vs 55 in all) differs; after it both drop two packets every 8.5 s or so.
+   Measured 2026-11-26: sent 18123 vs 18078, delivered 18060 vs 17996, reports 594 vs
+   594, mean X 1.4551 vs 1.4539 Mb/s, p 0.001338 vs 0.001342, drops after 5 s 24 vs 22.
+   Also asserted on the ns-2 side: losses after slow start (so the equation, not slow
+   start, sets the rate) and one report per RTT or so.
+TFRC-RENO
+   Case TFRC's flow and a Reno flow (Agent/TCP/Reno -> Agent/TCPSink, window_ 100) from
+   time 0 on case A's network, 200 s. The Reno agent's clock phase (seeded) decides the
+   split (ns-2 seeds 1-4: TFRC 21886-23984 packets, Reno 11804-13866), so both sides run
+   seeds 1-3 and compare means: TFRC's packets 5 %, Reno's 8 %, both together 1 %,
+   bottleneck drops 10 %, TFRC's share 0.03 (absolute). Measured 2026-11-26: TFRC 23569
+   vs 22833, Reno 12235 vs 13006, together 35804 vs 35839, drops 262 vs 267, share 0.658
+   vs 0.637. Reno times out more often in ns-2 (23.3 vs 17 per run), not yet explained
+   and not checked. Also asserted on the ns-2 side: TFRC gets more than Reno here (a
+   20-packet buffer costs Reno timeouts, TFRC's rate does not collapse).
+
 Runtime: about 5 s for cases C-I, about 1 s for DRR (ns-2 0.8 s, tcpsim 0.2 s), about
 10 s for the six runs of ns-2 of ECN and ECN1, about 1 s for RED-AUTO (ns-2 0.8 s,
 tcpsim 0.2 s), about 2 s for SACK, SACK-DELACK, FACK and FACK-OPTS, and
-about 9.5 s for V1-V3.
+about 9.5 s for V1-V3, about 0.5 s for TFRC and 1 s for TFRC-RENO.
 
 Skipped when ns-2's ``ns`` is not on PATH ($NS2 may point to it). The tcpsim binary is
 <repo>/target/release/tcpsim-run (or $TCPSIM_RUN), built with
@@ -412,3 +435,16 @@ def test_case_v3_vegas_repeated_losses(tcpsim_run):
     res = _assert_case(harness.case_v3(60.0))
     ns = res.ns2
     assert ns["bottleneck_drops"] >= 30 and ns["timeouts"] >= 1, res.report()
+
+
+def test_case_tfrc_one_flow_over_droptail(tcpsim_run):
+    res = _assert_case(harness.case_tfrc(100.0))
+    ns = res.ns2
+    assert ns["drops_after_slow_start"] >= 10 and ns["loss_event_rate"] > 0, res.report()
+    # R is 90-190 ms here: 100 s hold 500-1100 reports.
+    assert 500 <= ns["reports"] <= 1100, res.report()
+
+
+def test_case_tfrc_reno_share_a_droptail_bottleneck(tcpsim_run):
+    res = _assert_case(harness.case_tfrc_reno(200.0))
+    assert res.ns2["tfrc_pkts"] > res.ns2["reno_pkts"], res.report()

@@ -1230,6 +1230,161 @@ def case_delay_cbr() -> CaseResult:
     return res
 
 
+# --------------------------------------------------------------------------- TFRC
+
+
+CASE_TFRC_TCL, CASE_TFRC_TOML = HERE / "case_tfrc.tcl", HERE / "case_tfrc.toml"
+TFRC_WIRE_BYTES = 1032  # packetSize_ 1000 + headersize_ 32 (useHeaders_ true)
+TFRC_SLOW_START_S = 5.0  # both sides are out of slow start (first loss at about 1 s) by then
+
+
+def _second_half_mean(samples: list[tuple[float, float]], seconds: float) -> float:
+    values = [v for t, v in samples if t >= seconds / 2]
+    return sum(values) / len(values) if values else float("nan")
+
+
+def _run_tfrc_ns2(script: Path, seconds: float, seed: int, trace: Path | None = None) -> tuple[str, float]:
+    """Run a TFRC case script; return (stdout, wall seconds). TFRCSink's printLoss_ lines
+    come from C's stdio: run line-buffered (``stdbuf -oL``), they do not interleave with
+    the script's lines (which the case scripts line-buffer too)."""
+    ns = ns_binary()
+    if ns is None:
+        raise HarnessError("ns (ns-2) is not on PATH")
+    stdbuf = shutil.which("stdbuf")
+    cmd = ([stdbuf, "-oL"] if stdbuf else []) + [ns, str(script), f"{seconds:g}", str(seed)]
+    if trace is not None:
+        cmd.append(str(trace))
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise HarnessError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return proc.stdout, wall
+
+
+def case_tfrc(seconds: float = 100.0) -> CaseResult:
+    """Case TFRC, one Agent/TFRC -> Agent/TFRCSink flow (ns-2.35 defaults) over case A's
+    1.5 Mb/s, 40 ms, 20-packet DropTail bottleneck.
+
+    Compared: data packets sent and delivered (1 %), reports (the packets on r2->r1: 3 %),
+    the sender's mean rate X over the second half (ns-2 ``rate_`` every 0.1 s, tcpsim's
+    ``send_rate_bps`` samples: 3 %), the receiver's loss event rate over the second half
+    (ns-2: the p of each report, TFRCSink ``printLoss_``; tcpsim: the p of the sender's
+    last report, sampled every 0.1 s: 15 %) and the bottleneck drops after slow start
+    (t >= 5 s: +-6). TFRC is deterministic here (``overhead_`` 0), so seeds do not
+    matter; what differs is the slow-start exit. In slow start every event recurs at one
+    RTT, and ns-2 meets exact ties (a packet reaching the receiver exactly one R after its
+    last report) that its double clock resolves by rounding; from the fourth report on
+    the two runs report at slightly different times, the rates they double from differ,
+    and the overshoot at the first loss differs (measured 2026-11-26: ns-2 drops 14
+    packets at 1.00-1.07 s, tcpsim 33 at 0.99-1.18 s). Total drops are therefore printed
+    but not checked; after slow start both drop two packets every 8.5 s or so.
+    Measured 2026-11-26 (100 s): sent 18123 / 18078, delivered 18060 / 17996, reports
+    594 / 594, drops 38 / 55 (24 / 22 after 5 s)."""
+    work = Path(tempfile.mkdtemp(prefix="tcpsim-tfrc-"))
+    trace = work / "ns2.tr"
+    stdout, ns_wall = _run_tfrc_ns2(CASE_TFRC_TCL, seconds, 1, trace)
+    out = parse_lib_output(stdout)
+    tfrc = parse_kv_line(stdout, "tfrc 0")
+    rates = [(float(t), float(r) * 8) for t, r in re.findall(r"(?m)^rate t=(\S+) rate=(\S+)$", stdout)]
+    losses = [(float(t), float(p)) for t, p in re.findall(r"(?m)^time: +(\S+) loss_rate: +(\S+) *$", stdout)]
+    ns_m = {
+        "packets_sent": float(tfrc["data_pkts"]),
+        "delivered_pkts": float(int(tfrc["bytes"]) // TFRC_WIRE_BYTES),
+        "reports": float(out["queues"]["r2->r1"]["arrivals"]),
+        "bottleneck_drops": float(out["queues"]["r1->r2"]["drops"]),
+        "drops_after_slow_start": float(trace_drops(trace, (1, 2), since=TFRC_SLOW_START_S)),
+        "mean_rate_bps": _second_half_mean(rates, seconds),
+        "loss_event_rate": _second_half_mean(losses, seconds),
+    }
+    scenario = scenario_variant(CASE_TFRC_TOML, work, None if seconds == 100.0 else seconds)
+    text = scenario.read_text().replace('flows = ["tfrc"]', 'flows = ["tfrc"]\nqueues = ["r1->r2"]')
+    scenario.write_text(text)
+    run = run_tcpsim(scenario, work / "tcpsim")
+    flow = run.flows[0]
+    series: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for row in read_csv(run.out_dir / "timeseries.csv"):
+        series.setdefault((row["entity"], row["metric"]), []).append((float(row["time_s"]), float(row["value"])))
+    ts_m = {
+        "packets_sent": _num(flow, "packets_sent"),
+        "delivered_pkts": _num(flow, "unique_packets"),
+        "reports": _num(queue_row(run, REVERSE), "arrivals"),
+        "bottleneck_drops": _num(queue_row(run, BOTTLENECK), "overflow_drops"),
+        "drops_after_slow_start": sum(v for t, v in series[(BOTTLENECK, "overflow_drops")] if t > TFRC_SLOW_START_S),
+        "mean_rate_bps": _second_half_mean(series[("tfrc", "send_rate_bps")], seconds),
+        "loss_event_rate": _second_half_mean(series[("tfrc", "loss_event_rate")], seconds),
+    }
+    checks = [
+        Check("packets_sent", ns_m["packets_sent"], ts_m["packets_sent"], "rel", 0.01),
+        Check("delivered_pkts", ns_m["delivered_pkts"], ts_m["delivered_pkts"], "rel", 0.01),
+        Check("reports", ns_m["reports"], ts_m["reports"], "rel", 0.03),
+        Check("mean_rate_bps", ns_m["mean_rate_bps"], ts_m["mean_rate_bps"], "rel", 0.03),
+        Check("loss_event_rate", ns_m["loss_event_rate"], ts_m["loss_event_rate"], "rel", 0.15),
+        Check("drops_after_slow_start", ns_m["drops_after_slow_start"], ts_m["drops_after_slow_start"], "abs", 6),
+    ]
+    notes = [f"ns-2 trace and tcpsim outputs kept in {work}",
+             "bottleneck_drops (all, slow start included) is not checked: see case_tfrc's docstring"]
+    return CaseResult(_label("TFRC", seconds, 100.0), ns_m, ts_m, checks, ns_wall, run.wall_s, notes)
+
+
+CASE_TFRC_RENO_TCL, CASE_TFRC_RENO_TOML = HERE / "case_tfrc_reno.tcl", HERE / "case_tfrc_reno.toml"
+
+
+def case_tfrc_reno(seconds: float = 200.0, seeds: tuple[int, ...] = (1, 2, 3)) -> CaseResult:
+    """Case TFRC-RENO, a TFRC flow and a Reno flow (Agent/TCP/Reno -> Agent/TCPSink,
+    window_ 100) from time 0 over case A's 1.5 Mb/s, 40 ms, 20-packet DropTail
+    bottleneck, 200 s.
+
+    The Reno agent's clock phase (``boot_time_``) is drawn from the seed, and DropTail
+    phase effects make the split between the two flows depend on it: over ns-2 seeds 1-4
+    TFRC delivers 21886-23984 packets and Reno 11804-13866 (measured 2026-11-26). Both
+    sides run seeds 1, 2, 3 and their means are compared: TFRC's packets 5 %, Reno's 8 %
+    (its timeouts move whole RTOs of goodput), the two together 1 %, bottleneck drops
+    10 %, and TFRC's share of the packets delivered 0.03 (absolute). Measured 2026-11-26
+    (means of seeds 1-3, ns-2 / tcpsim): TFRC 23569 / 22833, Reno 12235 / 13006, drops
+    262 / 267. Not checked, and not yet explained: Reno times out more often in ns-2
+    (23.3 / 17 on average), which is where most of the gap in Reno's packets comes from."""
+    work = Path(tempfile.mkdtemp(prefix="tcpsim-tfrc-reno-"))
+    ns_runs, ts_runs, ns_wall, ts_wall = [], [], 0.0, 0.0
+    for seed in seeds:
+        stdout, wall = _run_tfrc_ns2(CASE_TFRC_RENO_TCL, seconds, seed)
+        ns_wall += wall
+        out = parse_lib_output(stdout)
+        reno = out["flows"][0]
+        ns_runs.append({
+            "tfrc_pkts": float(int(parse_kv_line(stdout, "tfrc 0")["bytes"]) // TFRC_WIRE_BYTES),
+            "reno_pkts": float(int(reno["bytes"] - reno["syn_size"]) // int(reno["packet_size"] + reno["header_size"])),
+            "bottleneck_drops": out["queues"]["r1->r2"]["drops"],
+            "reno_timeouts": reno["timeouts"],
+        })
+        scenario = scenario_variant(CASE_TFRC_RENO_TOML, work, None if seconds == 200.0 else seconds, seed)
+        run = run_tcpsim(scenario, work / f"out_seed{seed}")
+        ts_wall += run.wall_s
+        flows = {f["name"]: f for f in run.flows}
+        ts_runs.append({
+            "tfrc_pkts": _num(flows["tfrc"], "unique_packets"),
+            "reno_pkts": _num(flows["reno"], "unique_packets"),
+            "bottleneck_drops": _num(queue_row(run, BOTTLENECK), "overflow_drops"),
+            "reno_timeouts": _num(flows["reno"], "timeouts"),
+        })
+    for m in ns_runs + ts_runs:
+        m["total_pkts"] = m["tfrc_pkts"] + m["reno_pkts"]
+        m["tfrc_share"] = m["tfrc_pkts"] / m["total_pkts"]
+    ns, ts = mean_of(ns_runs), mean_of(ts_runs)
+    checks = [
+        Check("tfrc_pkts", ns["tfrc_pkts"], ts["tfrc_pkts"], "rel", 0.05),
+        Check("reno_pkts", ns["reno_pkts"], ts["reno_pkts"], "rel", 0.08),
+        Check("total_pkts", ns["total_pkts"], ts["total_pkts"], "rel", 0.01),
+        Check("bottleneck_drops", ns["bottleneck_drops"], ts["bottleneck_drops"], "rel", 0.10),
+        Check("tfrc_share", ns["tfrc_share"], ts["tfrc_share"], "abs", 0.03),
+    ]
+    notes = [f"{side} seed {seed}: TFRC {m['tfrc_pkts']:.0f}, Reno {m['reno_pkts']:.0f} packets, "
+             f"{m['bottleneck_drops']:.0f} drops, {m['reno_timeouts']:.0f} Reno timeouts"
+             for side, runs in (("ns2", ns_runs), ("tcpsim", ts_runs)) for seed, m in zip(seeds, runs)]
+    notes.append(f"tcpsim outputs kept in {work}")
+    return CaseResult(_label("TFRC-RENO", seconds, 200.0), ns, ts, checks, ns_wall, ts_wall, notes)
+
+
 MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.0),
                "E": (case_e, 100.0), "GAIMD": (case_gaimd, 100.0), "F": (case_f, 60.0), "DRR": (case_drr, 60.0),
                "ECN": (case_ecn, 60.0), "ECN1": (case_ecn1, 60.0), "RED-AUTO": (case_red_auto, 60.0),
@@ -1239,7 +1394,8 @@ MODEL_CASES = {"C": (case_c, 100.0), "D1": (case_d1, 60.0), "D2": (case_d2, 120.
                "FAILOVER-DYNAMIC": (lambda t: case_failover("dynamic", t), 20.0),
                "FAILOVER-STATIC": (lambda t: case_failover("static", t), 20.0),
                "LINKDOWN-CBR": (lambda t: case_linkdown_cbr(), 3.0),
-               "DELAY-CBR": (lambda t: case_delay_cbr(), 3.0)}
+               "DELAY-CBR": (lambda t: case_delay_cbr(), 3.0),
+               "TFRC": (case_tfrc, 100.0), "TFRC-RENO": (case_tfrc_reno, 200.0)}
 
 
 # --------------------------------------------------------------------------- command line

@@ -11,7 +11,7 @@
 //!
 //! The lists also say which model a scenario gets when it names none ([`default_model`]).
 
-use crate::agent::{cbr, tcp, SourceModel};
+use crate::agent::{cbr, tcp, tfrc, SourceModel};
 use crate::model::{required, Chosen, Family, FamilyModel, ModelSpec, ParamType};
 use crate::net::error::{blackout, uniform, LinkErrorModel};
 use crate::queue::{droptail, drr, red, red_n, QueueModel};
@@ -20,7 +20,7 @@ use crate::tcp::receiver::{self, ReceiverModel};
 use crate::tcp::recovery::{self, RecoveryModel};
 
 /// Traffic sources: the `type` of a `[[flow]]`.
-pub static SOURCES: &[&SourceModel] = &[&tcp::MODEL, &cbr::MODEL];
+pub static SOURCES: &[&SourceModel] = &[&tcp::MODEL, &cbr::MODEL, &tfrc::MODEL];
 
 /// Window controls: a TCP flow's `cc`.
 pub static CONGESTION_CONTROLS: &[&CcModel] = &[&cc::reno::MODEL, &cc::reno_gamma::MODEL, &cc::vegas::MODEL, &cc::quick_vegas::MODEL, &cc::fast::MODEL, &cc::new_vegas::MODEL, &cc::vegas_a::MODEL, &cc::vegas_plus::MODEL];

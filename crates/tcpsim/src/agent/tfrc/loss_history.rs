@@ -27,12 +27,12 @@
 //!   updated when the average is computed (when the receiver builds a report), not on
 //!   every packet.
 //!
-//! Left to the sink agent (next increment), with their ns-2 defaults: when a gap in the
+//! Left to the sink agent (`super::sink`), with their ns-2 defaults: when a gap in the
 //! sequence numbers counts as a loss (ns-2 `numPkts_ 1`: at the first later packet;
-//! RFC 5348 §5.1: after three later packets, NDUPACK), seeding the history at the
+//! RFC 5348 §5.1: after three later packets, NDUPACK), and seeding the history at the
 //! first loss from the receive rate (§6.3.1; ns-2 `AdjustHistoryAfterSS_ 1`, through
-//! [`LossIntervals::start_first_loss_event_seeded`]), and ECN marks, which start loss
-//! events like losses.
+//! [`LossIntervals::start_first_loss_event_seeded`]). ECN marks, which start loss
+//! events like losses, are not modelled yet.
 //!
 //! Parameters ([`LossHistoryRules`]): `history_discounting` (default true, ns-2),
 //! `min_discount` (a ratio, default 0.5, ns-2 `minDiscountRatio_`). The weights are the
@@ -79,7 +79,7 @@ impl LossEvents {
     /// `round`, seen with round-trip time `rtt_s`, starts a new loss event; if it does,
     /// it becomes the start of the current event.
     pub fn starts_new_event(&mut self, send_time_s: f64, round: i64, rtt_s: f64) -> bool {
-        let more_than_an_rtt_later = send_time_s - self.last_event_start_s > rtt_s;
+        let more_than_an_rtt_later = super::ties::longer(send_time_s - self.last_event_start_s, rtt_s);
         let new_round = !self.require_new_round || round > self.last_event_round;
         if more_than_an_rtt_later && new_round {
             self.last_event_start_s = send_time_s;
@@ -88,6 +88,14 @@ impl LossEvents {
         } else {
             false
         }
+    }
+
+    /// Makes the current loss event start at a packet sent at `send_time_s` in sender
+    /// round `round` (ns-2 `adjust_history` does so at the first loss, with the packet
+    /// that revealed it).
+    pub fn restart_at(&mut self, send_time_s: f64, round: i64) {
+        self.last_event_start_s = send_time_s;
+        self.last_event_round = round;
     }
 }
 

@@ -17,9 +17,11 @@
 //! | no-feedback timer | X = X/2 | no feedback yet or p = 0: X = max(X/2, s/t_mbi); else X_recv = max(X_recv/2, s/(2·t_mbi)) if X_calc > 2·X_recv, otherwise X_calc/4, then X = max(min(X_calc, 2·X_recv), s/t_mbi) (§4.4) |
 //! | no-feedback timeout | max(2·R, 2·s/X); before any RTT, 2·s/X | max(4·R, 2·s/X) (t_RTO = 4R); 2 s before feedback (§4.2, §4.3 step 5) |
 //!
-//! Not modelled here (the agent's part, or later increments): ns-2's per-packet pacing
-//! (`slow_increase_` ramps the sending rate over an RTT towards a new slow-start rate;
-//! `ca_` scales each interval by sqrt(R_sample)/sqrt(R)), the data-limited and idle rules
+//! ns-2's `slow_increase_` (on by default) is here too: after a slow-start increase the
+//! rate packets are paced at climbs to the new X over one RTT's worth of packets
+//! ([`SenderRate::next_ramp_rate`]). Not modelled here: ns-2's `ca_` pacing, which
+//! scales each interval by sqrt(R_sample)/sqrt(R) (the agent's part, `super::source`),
+//! the data-limited and idle rules
 //! of both (ns-2 `idleFix_`, `datalimited_`; the RFC's X_recv_set, §4.3 and §8.2), and
 //! ns-2's `conservative_` mode (off by default).
 //!
@@ -27,6 +29,10 @@
 //! 1000), `rules` (default `Ns2`), `slow_start_multiplier` (ns-2 `ssmult_`, default 2),
 //! `ns2_initial_rate_bytes_per_s` (bytes/s, ns-2 `InitRate_`, default 300),
 //! `max_backoff_interval_s` (t_mbi, seconds, RFC 5348: 64).
+
+/// ns-2's `SMALLFLOAT` (tcp/tfrc.h): the margin by which the slow-start ramp must be
+/// below X to climb.
+const NS2_SMALL_FLOAT: f64 = 1e-7;
 
 /// Which rules the sender follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -135,6 +141,11 @@ pub struct SenderRate {
     /// p and X_calc of the last report.
     loss_event_rate: f64,
     equation_rate: f64,
+    /// ns-2's gradual slow-start increase (`slow_increase_`): the rate the next packet
+    /// is paced at climbs from the old rate towards X by `ramp_step` per packet
+    /// (ns-2 `oldrate_` and `delta_`), bytes/s.
+    ramp_rate: f64,
+    ramp_step: f64,
 }
 
 impl SenderRate {
@@ -154,7 +165,48 @@ impl SenderRate {
             receive_rate: 0.0,
             loss_event_rate: 0.0,
             equation_rate: 0.0,
+            ramp_rate: rate,
+            ramp_step: 0.0,
         }
+    }
+
+    /// ns-2 `nextpkt()` with `slow_increase_`: in slow start after the second report,
+    /// while the ramp is below X, the rate to pace the next packet at, one `ramp_step`
+    /// higher than the last; `None` otherwise (pace at X). ns-2 rules only.
+    pub fn next_ramp_rate(&mut self) -> Option<f64> {
+        let climbing = self.rules.rules == RateRules::Ns2
+            && self.phase == Phase::SlowStart
+            && self.rounds > 2
+            && self.ramp_rate + NS2_SMALL_FLOAT < self.rate;
+        if climbing {
+            self.ramp_rate += self.ramp_step;
+            Some(self.ramp_rate)
+        } else {
+            None
+        }
+    }
+
+    /// Feedback reports and no-feedback expiries so far (ns-2 `round_id`), which the
+    /// sender stamps on each data packet.
+    pub fn rounds(&self) -> u64 {
+        self.rounds
+    }
+
+    /// R, seconds, once a report has given one.
+    pub fn rtt_s(&self) -> Option<f64> {
+        self.rtt_s
+    }
+
+    /// p of the last report.
+    pub fn loss_event_rate(&self) -> f64 {
+        self.loss_event_rate
+    }
+
+    /// ns-2 sets the ramp's start to `from` and its per-packet step so that it reaches
+    /// X in one RTT's worth of packets: (X − from) / (X·R/s).
+    fn ramp_from(&mut self, from: f64, rtt_s: f64) {
+        self.ramp_rate = from;
+        self.ramp_step = (self.rate - from) / (self.rate * rtt_s / self.rules.segment_size_bytes);
     }
 
     /// X, the allowed sending rate, bytes/s.
@@ -231,6 +283,7 @@ impl SenderRate {
             Phase::SlowStart if f.loss_event_rate > 0.0 => {
                 self.phase = Phase::Equation;
                 self.rate = f.equation_rate_bytes_per_s;
+                self.ramp_rate = self.rate;
             }
             Phase::SlowStart => self.ns2_slow_start(f, receive_limit),
             Phase::Equation => {
@@ -248,27 +301,35 @@ impl SenderRate {
         }
     }
 
-    /// ns-2 `slowstart()` (not data-limited).
+    /// ns-2 `slowstart()` (not data-limited), with its ramp (`oldrate_`, `delta_`).
     fn ns2_slow_start(&mut self, f: &Feedback, receive_limit: f64) {
         let s = self.rules.segment_size_bytes;
         let initial_rate = self.rules.initial_window_bytes() / f.rtt_s;
+        let before = self.rate;
         // The first two reports carry no useful receive rate yet (ns-2: round 2 keeps the
         // initial rate when the initial window is more than one packet, always here).
         if self.rounds <= 2 {
             self.rate = self.rate.max(initial_rate);
+            self.ramp_from(before, f.rtt_s);
             self.last_change_s = f.now_s;
         } else if receive_limit > 0.0 {
-            if self.rate < receive_limit && f.now_s - self.last_change_s > f.rtt_s {
+            if self.rate < receive_limit && super::ties::longer(f.now_s - self.last_change_s, f.rtt_s) {
                 self.rate = (self.rules.slow_start_multiplier * self.rate).min(receive_limit).max(s / f.rtt_s);
+                self.ramp_from(before, f.rtt_s);
                 self.last_change_s = f.now_s;
             } else if self.rate > receive_limit {
-                // Above twice the receive rate: back to the receive rate.
+                // Above twice the receive rate: back to the receive rate, at once.
                 self.rate = receive_limit / 2.0;
+                self.ramp_rate = self.rate;
+                self.ramp_step = 0.0;
                 self.last_change_s = f.now_s;
             }
         } else {
-            // Nothing received since the last report: one packet per RTT.
+            // Nothing received since the last report: one packet per RTT. (ns-2 leaves
+            // the ramp at the old rate with no step.)
             self.rate = s / f.rtt_s;
+            self.ramp_rate = before;
+            self.ramp_step = 0.0;
             self.last_change_s = f.now_s;
         }
     }
@@ -284,7 +345,7 @@ impl SenderRate {
             self.phase = Phase::SlowStart;
             self.rate = initial_rate;
             self.last_change_s = f.now_s;
-        } else if f.now_s - self.last_change_s >= f.rtt_s {
+        } else if super::ties::at_least(f.now_s - self.last_change_s, f.rtt_s) {
             self.rate = (self.rules.slow_start_multiplier * self.rate).min(receive_limit).max(initial_rate);
             self.last_change_s = f.now_s;
         }
@@ -353,6 +414,25 @@ mod tests {
         assert_eq!(x.on_feedback(&report(1.45, 50_000.0, 0.0, f64::INFINITY)), 50_000.0);
         // Nothing received: one packet per RTT.
         assert_eq!(x.on_feedback(&report(1.6, 0.0, 0.0, f64::INFINITY)), 10_000.0);
+    }
+
+    #[test]
+    fn ns2_slow_start_ramps_the_pacing_rate_over_one_rtt_of_packets() {
+        let mut x = sender(RateRules::Ns2);
+        // Rounds 1 and 2 jump to W_init/R at once: no ramp before round 3.
+        x.on_feedback(&report(1.0, 300.0, 0.0, f64::INFINITY));
+        assert_eq!(x.next_ramp_rate(), None);
+        x.on_feedback(&report(1.1, 30_000.0, 0.0, f64::INFINITY));
+        assert_eq!(x.next_ramp_rate(), None);
+        // Round 3 doubles 40,000 → 80,000: X·R/s = 8 packets per RTT, so the step is
+        // 40,000 / 8 = 5,000 B/s per packet, and the eighth packet reaches X.
+        x.on_feedback(&report(1.21, 50_000.0, 0.0, f64::INFINITY));
+        let ramp: Vec<f64> = std::iter::from_fn(|| x.next_ramp_rate()).take(20).collect();
+        assert_eq!(ramp.len(), 8, "{ramp:?}");
+        assert!(close(ramp[0], 45_000.0) && close(ramp[7], 80_000.0), "{ramp:?}");
+        // Above twice the receive rate: X falls at once and the ramp with it.
+        x.on_feedback(&report(1.25, 20_000.0, 0.0, f64::INFINITY));
+        assert_eq!((x.rate(), x.next_ramp_rate()), (20_000.0, None));
     }
 
     #[test]
