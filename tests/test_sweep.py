@@ -158,6 +158,26 @@ def test_table_value_replaces_the_whole_table(small_scenario):
     assert docs[1]["dumbbell"]["bottleneck"]["queue"] == {"kind": "red", "limit": "50p"}
 
 
+def test_setting_a_flows_type_drops_the_base_keys_the_new_source_lacks(small_scenario):
+    """flow[0].type = "tfrc" turns the base's Reno flow into a TFRC flow: its TCP keys
+    (recovery, max_window) go, the keys every flow has and a TFRC parameter the grid
+    sets stay, and the other flow is untouched."""
+    sw = Sweep(small_scenario, grid={"flow[0].type": ["tfrc", "tcp"], "flow[0].packet_size": ["500B"]})
+    tfrc, tcp = (tomllib.loads(r.toml_text)["flow"] for r in sw.runs())
+    assert tfrc[0] == {"name": "reno", "from": "s0", "to": "d0", "type": "tfrc", "packet_size": "500B"}
+    assert tfrc[1] == {"name": "newreno", "from": "s1", "to": "d1", "recovery": "newreno",
+                       "start": "0.1s", "max_window": 100}
+    assert tcp[0] == {"name": "reno", "from": "s0", "to": "d0", "type": "tcp", "packet_size": "500B",
+                      "recovery": "reno", "max_window": 100}
+
+
+def test_a_tcp_key_the_grid_sets_on_a_flow_it_makes_tfrc_is_an_error(small_scenario):
+    """A key the grid sets itself is never dropped: the core refuses it, naming both keys."""
+    with pytest.raises(ScenarioError, match=r"'flow\[0\]\.recovery' = \"reno\".*'flow\[0\]\.type' = "
+                                            r"\"tfrc\".*applies to type = \"tcp\" flows"):
+        Sweep(small_scenario, grid={"flow[0].type": ["tfrc"], "flow[0].recovery": ["reno"]}).runs()
+
+
 def test_spec_file_with_relative_base_nested_grid_and_out(tmp_path, small_scenario):
     (tmp_path / "scen").mkdir()
     (tmp_path / "scen" / "base.toml").write_text(small_scenario)

@@ -310,9 +310,15 @@ def drop_stale_params(doc: Dict[str, Any], paths: List[List[_Step]]) -> None:
     (``dumbbell.bottleneck.queue.kind``), drops the parameters of `doc`'s model that
     the chosen kind does not have, so that kind and other parameters vary
     independently (queue kind x queue limit over a RED base: ``min_th`` goes with
-    ``red`` only). Parameters `paths` set are kept (and checked by the core)."""
+    ``red`` only). Parameters `paths` set are kept (and checked by the core).
+
+    Likewise where `paths` set a flow's source ``type`` (``flow[0].type = "tfrc"``): the
+    base flow's keys the chosen source does not have (a TCP flow's ``recovery``,
+    ``receiver``, ``max_window`` under TFRC) are dropped, so that one case of a sweep
+    can turn a TCP flow into another kind of source."""
     from . import models as reg
 
+    _drop_stale_flow_keys(doc, paths)
     for steps in paths:
         mk = _model_key(steps)
         if mk is None or mk.param != "kind":
@@ -330,3 +336,24 @@ def drop_stale_params(doc: Dict[str, Any], paths: List[List[_Step]]) -> None:
             keep = set(spec.param_names) | {"kind"} | from_keys
             for name in [p for p in model if p not in keep]:
                 del model[name]
+
+
+def _drop_stale_flow_keys(doc: Dict[str, Any], paths: List[List[_Step]]) -> None:
+    """`drop_stale_params` for flows whose ``type`` `paths` set: keeps the keys every
+    flow has (the registry's common keys), the chosen source's parameters and the keys
+    of the families it selects, and any key `paths` set on the same flows."""
+    from . import models as reg
+
+    sources = {s.name: s for s in reg.models("agent")}
+    for steps in paths:
+        if len(steps) != 2 or steps[0].name != "flow" or steps[1].name != "type" or steps[1].indexes:
+            continue
+        head = steps[:1]
+        from_keys = {o[1].name for o in paths if len(o) == 2 and o[:1] == head}
+        for flow in _containers(doc, head):
+            source = sources.get(flow.get("type"))
+            if source is None:
+                continue  # an unknown type: the core names it
+            keep = set(reg.FLOW_COMMON_KEYS) | set(source.param_names) | set(source.relations.selects) | from_keys
+            for key in [k for k in flow if k not in keep]:
+                del flow[key]
