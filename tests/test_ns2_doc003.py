@@ -120,6 +120,9 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
     assert no_twin == {(e.name, c) for e in plan.document.experiments for c in ("reno_gamma", "reno_gamma_delta")
                        if c in [x.name for x in e.cases]}, "only Reno + γ (+ δ) lacks an ns-2 agent"
     assert set(commands) == {k for k in plan.runs if k[:2] not in no_twin}
+    assert {k[:2] for k in commands if k[1] == "tfrc"} == {
+        (e, "tfrc") for e in ("e1_fairness", "e2_duration", "e3_queues", "e4_diverse_rtts")}, \
+        "TFRC is a case of E1-E4 (Figs 1-9, 16), with its twin; not of E5 (Fig. 10 has none)"
     tcp = models.get("agent", "tcp")
     for key, command in commands.items():
         a, s = _args(command), _toml.loads(plan.runs[key].toml_text)
@@ -135,13 +138,19 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
         assert _packets(bottleneck["queue_reverse"]["limit"]) == 10000, key
         assert bottleneck["delay"] == "30ms" and sink["delay"] == "5ms", key
         assert {_packets(x["queue"]["limit"]) for x in [*sources, sink]} == {1000}, key
-        assert a["variant"] == _variant(flow.get("cc")), key
-        if a["variant"] == "vegas":
-            # ns-2's Vegas agent: no header on the wire, a full-size SYN (experiments/004)
-            assert (flow["header_size"], flow["full_size_syn"]) == ("0B", True), key
-        assert flow["recovery"] == ("vegas" if a["variant"] == "vegas" else "reno"), key
-        assert flow["receiver"] == "delayed", "the twin's sinks are Agent/TCPSink/DelAck"
-        assert float(a["window"]) == flow.get("max_window", tcp.param("max_window").default), key
+        if flow.get("type") == "tfrc":
+            # Agent/TFRC -> Agent/TFRCSink at ns-2's defaults: no TCP key left on the flow
+            # and no TFRC parameter set, so each is the model's default, which is ns-2's
+            assert a["variant"] == "tfrc", key
+            assert set(flow) <= set(models.FLOW_COMMON_KEYS), key
+        else:
+            assert a["variant"] == _variant(flow.get("cc")), key
+            if a["variant"] == "vegas":
+                # ns-2's Vegas agent: no header on the wire, a full-size SYN (experiments/004)
+                assert (flow["header_size"], flow["full_size_syn"]) == ("0B", True), key
+            assert flow["recovery"] == ("vegas" if a["variant"] == "vegas" else "reno"), key
+            assert flow["receiver"] == "delayed", "the twin's sinks are Agent/TCPSink/DelAck"
+            assert float(a["window"]) == flow.get("max_window", tcp.param("max_window").default), key
         queue = bottleneck["queue"]
         assert a["queue"] == queue["kind"], key
         if queue["kind"] == "red":
@@ -237,6 +246,46 @@ def test_the_twins_sample_lines_become_the_tables_our_metrics_read():
     assert delivered.to_dict("list") == {"tcp0": [0.0, 2000.0], "tcp1": [0.0, 1000.0]}
     assert res.series("queue_pkts", ["r1->r2"])["r1->r2"].tolist() == [3.0, 7.0]
     assert sampled_results([l for l in lines if not l.startswith("sinks")], 1.0) is None
+
+
+def test_a_tfrc_twins_sample_lines_count_whole_payloads_of_1032_byte_packets():
+    """A TFRC flow's line (doc003.tcl's report_tfrc) has no SYN and a 32-byte header:
+    its sink's bytes_ are 1032-byte packets of 1000 bytes of payload, as tcpsim counts a
+    TFRC flow's delivered bytes; the twin's measures leave out the retransmissions and
+    timeouts a TFRC flow does not report."""
+    from tcpsim.reproduce.ns2 import measures_from, sampled_results
+
+    sizes = "packet_size=1000 header_size=32 syn_size=0 agent=Agent/TFRC"
+    lines = ["start 0 t=0", "start 1 t=0",
+             "sinks t=0.5 bytes=1032,0", "qlen t=0.5 pkts=1",
+             "sinks t=1 bytes=3096,2064", "qlen t=1 pkts=2",
+             f"flow 0 bytes=3096 data_pkts=3 {sizes}", f"flow 1 bytes=2064 data_pkts=2 {sizes}"]
+    res = sampled_results(lines, 1.0)
+    assert res.flows.set_index("name")["goodput_bps"].to_dict() == {"tcp0": 24000.0, "tcp1": 16000.0}
+    assert res.series("delivered_bytes").to_dict("list") == {"tcp0": [1000.0, 2000.0], "tcp1": [0.0, 2000.0]}
+    m = measures_from("\n".join(lines), None, 1.0)
+    assert m["tcp_goodput_mbps"] == pytest.approx(0.04)
+    assert "tcp_retransmits" not in m and "tcp_timeouts" not in m
+
+
+@NS2
+def test_the_tfrc_twin_prints_the_sink_bytes_of_whole_packets(quick_plan):
+    """variant=tfrc runs Agent/TFRC -> Agent/TFRCSink: each sink's bytes_ is a whole
+    number of 1032-byte packets, no more than its sender sent, and the sample lines give
+    document 003's metrics."""
+    from tcpsim.reproduce.ns2 import run_twin
+
+    key = ("e3_queues", "tfrc", None, 1)
+    command = twin_commands(quick_plan)[key]
+    assert "variant=tfrc" in command
+    out = run_twin(command, twin_measuring(quick_plan)[key])
+    flows = [l for l in out["stdout"].splitlines() if l.startswith("flow ")]
+    assert len(flows) == 10 and all("agent=Agent/TFRC" in l for l in flows)
+    for line in flows:
+        f = dict(re.findall(r"(\w+)=(\S+)", line))
+        assert int(f["bytes"]) % 1032 == 0 and 0 < int(f["bytes"]) // 1032 <= int(f["data_pkts"])
+    m = out["measures"]
+    assert 0.1 <= m["fairness_index"] <= 1 and 0 < m["queue_norm_mean"] <= 1
 
 
 def test_a_twin_that_writes_no_trace_says_so_with_true_or_false(tmp_path):

@@ -9,10 +9,12 @@
 #   flows=N               bulk flows s(i) -> d(i) (default 10)
 #   rate=RATE             the bottleneck (10Mb or 10Mbps); default FLOWS x 1 Mb (E1's fair share)
 #   buffer=PACKETS        the r1->r2 limit_; default 10 x FLOWS (80 ms x RATE in 1000-byte packets)
-#   variant=reno|gaimd|vegas
+#   variant=reno|gaimd|vegas|tfrc
 #                         Agent/TCP/Reno; Agent/TCP/Reno with increase_num_ 0.31 and
 #                         decrease_num_ 0.875 (TCP(0.31, 0.875), as case_gaimd.tcl);
-#                         Agent/TCP/Vegas. Every sink is an Agent/TCPSink/DelAck.
+#                         Agent/TCP/Vegas, each TCP sink an Agent/TCPSink/DelAck; or
+#                         Agent/TFRC -> Agent/TFRCSink, all at their defaults (as
+#                         case_tfrc.tcl: 1000-byte packets plus a 32-byte header)
 #   queue=droptail|red    the r1->r2 queue; RED: thresh_ BUFFER/6, maxthresh_ BUFFER/2,
 #                         q_weight_ 0.002, linterm_ 10, gentle_, packet mode, mean_pktsize_ 1000
 #   starts=uniform|zero   each flow starts at a uniform draw from [0, 1) s (an RNG seeded
@@ -30,7 +32,9 @@
 # 2, DelAck interval_ 100 ms). Queue limits: r2->r1 10000, access links 1000 both ways,
 # so only r1->r2 queues. Output: lib.tcl's report, and per sample
 #   start I t=..                       each flow's start time (once)
-#   sinks t=.. bytes=B0,B1,..          each TCPSink's bytes_ (wire bytes in order, SYN included)
+#   sinks t=.. bytes=B0,B1,..          each sink's bytes_: a TCPSink's wire bytes in order, SYN
+#                                      included; a TFRCSink's wire bytes of the data packets
+#                                      received (TFRC retransmits nothing)
 #   qlen t=.. pkts=..                  packets waiting in r1->r2
 source [file join [file dirname [info script]] lib.tcl]
 
@@ -50,7 +54,8 @@ switch $opt(variant) {
     reno  { set sender Agent/TCP/Reno }
     gaimd { set sender Agent/TCP/Reno }
     vegas { set sender Agent/TCP/Vegas }
-    default { puts stderr "doc003.tcl: variant must be reno, gaimd or vegas"; exit 2 }
+    tfrc  { set sender Agent/TFRC }
+    default { puts stderr "doc003.tcl: variant must be reno, gaimd, vegas or tfrc"; exit 2 }
 }
 switch $opt(queue) {
     droptail { set qclass DropTail }
@@ -106,6 +111,23 @@ if {$opt(blackout) ne ""} {
     }
 }
 
+# A TFRC flow sends on its own (no application), from START s.
+proc tfrc_flow {ns from to start} {
+    set tfrc [new Agent/TFRC]; set sink [new Agent/TFRCSink]
+    $ns attach-agent $from $tfrc; $ns attach-agent $to $sink
+    $ns connect $tfrc $sink
+    $ns at $start "$tfrc start"
+    return [list $tfrc $sink]
+}
+
+# lib.tcl's flow line for a TFRC flow: the TFRCSink's bytes_ and the sender's data
+# packets, with the sizes that turn bytes_ into payload (no SYN; the header counts on the
+# wire only with useHeaders_). A TFRC flow has no retransmissions or timeouts to report.
+proc report_tfrc {i src snk} {
+    set header [expr {[$src set useHeaders_] ? [$src set headersize_] : 0}]
+    puts "flow $i bytes=[$snk set bytes_] data_pkts=[$src set ndatapack_] packet_size=[$src set packetSize_] header_size=$header syn_size=0 agent=[$src info class]"
+}
+
 set rng [new RNG]
 $rng seed $SEED
 for {set i 0} {$i < $opt(flows)} {incr i} {
@@ -114,7 +136,11 @@ for {set i 0} {$i < $opt(flows)} {incr i} {
         zero    { set start 0.0 }
         default { puts stderr "doc003.tcl: starts must be uniform or zero"; exit 2 }
     }
-    lassign [ftp_flow $ns $sender Agent/TCPSink/DelAck $s($i) $d($i) $start] src($i) snk($i)
+    if {$opt(variant) eq "tfrc"} {
+        lassign [tfrc_flow $ns $s($i) $d($i) $start] src($i) snk($i)
+    } else {
+        lassign [ftp_flow $ns $sender Agent/TCPSink/DelAck $s($i) $d($i) $start] src($i) snk($i)
+    }
     $src($i) set fid_ $i
     if {$opt(variant) eq "gaimd"} {
         $src($i) set increase_num_ 0.31
@@ -139,7 +165,11 @@ if {$opt(sample) > 0} {
 
 proc finish {} {
     global ns opt
-    report_flows $opt(flows)
+    if {$opt(variant) eq "tfrc"} {
+        for {set i 0} {$i < $opt(flows)} {incr i} { report_tfrc $i $::src($i) $::snk($i) }
+    } else {
+        report_flows $opt(flows)
+    }
     finish_run $ns "doc003 [join [lmap k {flows rate buffer variant queue starts delays blackout} {string cat $k=$opt($k)}]]"
 }
 $ns at $T "finish"

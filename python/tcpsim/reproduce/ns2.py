@@ -182,11 +182,14 @@ def measures_from(stdout: str, tr: Optional[pd.DataFrame], seconds: float,
         m["tcp_goodput_mbps"] = sum(goodputs) / 1e6
         m["jain"] = jain(goodputs)
         m["max_min_share"] = max(goodputs) / min(goodputs) if min(goodputs) > 0 else float("nan")
-        m["tcp_retransmits"] = sum(f["rexmit_pkts"] for f in flows)
+        # a TFRC flow's line (doc003.tcl's report_tfrc) has no retransmissions or
+        # timeouts: the counts are measured only where every flow reports them
+        if all("rexmit_pkts" in f for f in flows):
+            m["tcp_retransmits"] = sum(f["rexmit_pkts"] for f in flows)
         # Agent/TCP/Fack's timeout leaves nrexmit_ at 0 (validation/ns2/harness.py), so
         # its timeouts are not measured rather than reported as none
         agents = re.findall(r"\bagent=(\S+)", "\n".join(l for l in lines if l.startswith("flow ")))
-        if "Agent/TCP/Fack" not in agents:
+        if "Agent/TCP/Fack" not in agents and all("timeouts" in f for f in flows):
             m["tcp_timeouts"] = sum(f["timeouts"] for f in flows)
     queues = [_kv(l) for l in lines if l.startswith("queue ")]
     if queues:
@@ -218,10 +221,11 @@ def measures_from(stdout: str, tr: Optional[pd.DataFrame], seconds: float,
 def sampled_results(lines: List[str], seconds: float) -> Optional[Results]:
     """The tables document 003's metrics read (`measures.smoothness_measures`,
     `measures.handoff_measures`), built from a twin's sample lines: each flow ``tcpI``
-    (our flows' names) with its goodput over its active time (payload received in order,
-    `payload_bytes`, from its ``start I t=..`` to the end); ``delivered_bytes`` per flow
-    and monitor interval, from the differences of the sinks' ``bytes_`` in the ``sinks``
-    lines, in whole payloads as our receivers count them; ``queue_pkts`` of ``r1->r2``
+    (our flows' names, TFRC ones too) with its goodput over its active time (payload
+    received in order, `payload_bytes`, from its ``start I t=..`` to the end);
+    ``delivered_bytes`` per flow and monitor interval, from the differences of the sinks'
+    ``bytes_`` in the ``sinks`` lines, in whole payloads as our receivers count them (a
+    TFRCSink's bytes_ over 1032-byte packets: its flow line gives syn_size 0); ``queue_pkts`` of ``r1->r2``
     from the ``qlen`` lines; and ``r1->r2`` as the one (bottleneck) link. None without
     sample lines."""
     sinks = [(float(t), [float(b) for b in bs.split(",")]) for t, bs in
