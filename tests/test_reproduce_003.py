@@ -1,5 +1,5 @@
 """Reference document 003 (Zhang & Tsaoussidis, NOSSDAV 2003: Reno + γ and + δ against
-Reno, RED, Vegas and TCP(0.31, 0.875)): its experiment files describe the paper's runs,
+Reno, RED, Vegas, TCP(0.31, 0.875) and TFRC): its experiment files describe the paper's runs,
 and `tcpsim reproduce 003 --quick` writes the report with every check decided.
 
 The twin's side (validation/ns2/doc003.tcl; E4's generated delays, RED's thresholds
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 
+import pandas as pd
 import pytest
 
 try:  # Python >= 3.11
@@ -17,14 +18,14 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
-from tcpsim import units
+from tcpsim import models, units
 from tcpsim.cli import main as cli_main
 from tcpsim.reproduce.runner import make_plan
 from tcpsim.reproduce.spec import load_document
 
-#: The paper's protocols in every experiment but E5 (TFRC is one more case once it is a
-#: model); E5 (Fig. 10) has Reno + γ + δ instead of Reno + RED.
-CASES = {"reno_gamma", "reno", "reno_red", "vegas", "gaimd"}
+#: The paper's protocols in every experiment but E5; E5 (Fig. 10) has Reno + γ + δ
+#: instead of Reno + RED, and no TFRC.
+CASES = {"reno_gamma", "reno", "reno_red", "vegas", "gaimd", "tfrc"}
 E5_CASES = {"reno", "reno_gamma", "reno_gamma_delta", "gaimd", "vegas"}
 
 
@@ -65,7 +66,9 @@ def test_e1_scales_flows_rate_and_buffer_together(plan):
 
 
 def test_every_case_differs_from_reno_only_in_its_window_control_or_queue(plan):
-    """Within an experiment the cases share everything but what the case sets."""
+    """Within an experiment the cases share everything but what the case sets; TFRC's
+    flows are the TCP flows' keys every flow has (names, count, ends, starts) with
+    type = "tfrc" and no TFRC parameter set (ns-2's defaults)."""
     for e in plan.document.experiments:
         point = e.points(False)[0]
         base = _toml.loads(plan.runs[(e.name, "reno", None if point is None else str(point), 1)].toml_text)
@@ -75,6 +78,10 @@ def test_every_case_differs_from_reno_only_in_its_window_control_or_queue(plan):
                 assert (s["dumbbell"]["bottleneck"]["queue"]["kind"] == "red") == (c.name == "reno_red")
                 s["dumbbell"]["bottleneck"]["queue"] = base["dumbbell"]["bottleneck"]["queue"]
             flow, ref = s["flow"][0], base["flow"][0]
+            if c.name == "tfrc":
+                common = {k: v for k, v in ref.items() if k in models.FLOW_COMMON_KEYS}
+                assert flow == {**common, "type": "tfrc"}, e.name
+                s["flow"][0] = ref
             for key in ("cc", "recovery", "header_size", "full_size_syn"):
                 flow.pop(key, None), ref.pop(key, None)
             assert s == base, (e.name, c.name)
@@ -107,7 +114,17 @@ def test_quick_reproduction_of_003_decides_every_check(tmp_path):
     # the handoff of Fig. 10: the paper's order of recovery
     assert {v["id"]: v["verdict"] for v in verdicts}["e5.order"] == "pass"
     figures = {p.stem for p in (report / "figures").glob("*.png")}
-    assert {f"fig{k}" for k in range(1, 16)} <= {f.split("_", 1)[-1] for f in figures} | figures
+    assert {f"fig{k}" for k in range(1, 17)} <= {f.split("_", 1)[-1] for f in figures} | figures
+    # TFRC (Figs 1-9, 16): measured in E1-E4 at every quick point, Fig. 16's queue decided
+    measured = pd.read_csv(report / "measurements.csv", dtype={"point": str})
+    tfrc = measured[measured["case"] == "tfrc"]
+    assert set(tfrc["experiment"]) == {"e1_fairness", "e2_duration", "e3_queues", "e4_diverse_rtts"}
+    for ex in ("e1_fairness", "e4_diverse_rtts"):
+        rows = tfrc[(tfrc["experiment"] == ex) & (tfrc["metric"] == "cov")]
+        assert set(rows["point"]) == {"10", "20", "30"} and (rows["value"] > 0).all(), ex
+    verdict = {v["id"]: v["verdict"] for v in verdicts}
+    assert verdict["e3.tfrc.near_full"] in ("pass", "miss")
+    assert all(verdict[f"e1.n{n}.cov.gamma_below_random"] != "not run" for n in (10, 30))
     md = (report / "README.md").read_text()
     assert "Fig. 10. Throughput of one flow against time" in md
 
