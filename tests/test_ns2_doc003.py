@@ -251,8 +251,8 @@ def test_the_twins_sample_lines_become_the_tables_our_metrics_read():
 def test_a_tfrc_twins_sample_lines_count_whole_payloads_of_1032_byte_packets():
     """A TFRC flow's line (doc003.tcl's report_tfrc) has no SYN and a 32-byte header:
     its sink's bytes_ are 1032-byte packets of 1000 bytes of payload, as tcpsim counts a
-    TFRC flow's delivered bytes; the twin's measures leave out the retransmissions and
-    timeouts a TFRC flow does not report."""
+    TFRC flow's delivered bytes; the twin's tcp_* measures leave TFRC flows out, as
+    ours count only TCP flows."""
     from tcpsim.reproduce.ns2 import measures_from, sampled_results
 
     sizes = "packet_size=1000 header_size=32 syn_size=0 agent=Agent/TFRC"
@@ -264,8 +264,7 @@ def test_a_tfrc_twins_sample_lines_count_whole_payloads_of_1032_byte_packets():
     assert res.flows.set_index("name")["goodput_bps"].to_dict() == {"tcp0": 24000.0, "tcp1": 16000.0}
     assert res.series("delivered_bytes").to_dict("list") == {"tcp0": [1000.0, 2000.0], "tcp1": [0.0, 2000.0]}
     m = measures_from("\n".join(lines), None, 1.0)
-    assert m["tcp_goodput_mbps"] == pytest.approx(0.04)
-    assert "tcp_retransmits" not in m and "tcp_timeouts" not in m
+    assert not {"tcp_goodput_mbps", "jain", "tcp_retransmits", "tcp_timeouts"} & set(m)
 
 
 @NS2
