@@ -543,6 +543,16 @@ def test_validate_checks_the_overridden_scenario(capsys, small_scenario_file):
     assert status == 2 and "bad.toml, line 12, key 'dumbbell.bottleneck.delay'" in err, err
 
 
+def test_an_override_of_a_flows_type_turns_a_tcp_flow_into_tfrc(small_scenario_file):
+    """--set flow[0].type=tfrc: the base flow's TCP keys go (docs/sweeps.md), the run has
+    a TFRC flow beside the untouched TCP one."""
+    res = tcpsim.run(small_scenario_file, overrides={"flow[0].type": "tfrc"})
+    flows = tomllib.loads(res.scenario_text)["flow"]
+    assert flows[0] == {"name": "reno", "from": "s0", "to": "d0", "type": "tfrc"}
+    assert flows[1]["recovery"] == "newreno"
+    assert res.flows.set_index("name")["type"].to_dict() == {"reno": "tfrc", "newreno": "tcp"}
+
+
 def test_python_api_takes_overrides(small_scenario_file):
     res = tcpsim.run(small_scenario_file, overrides={"flow[*].recovery": "sack1",
                                                      "flow[*].receiver": {"kind": "every_packet", "sack": True}})
