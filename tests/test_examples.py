@@ -253,6 +253,18 @@ def _reno_gamma_holds_the_queue_under_six_tenths_where_reno_fills_it(res, out, d
     assert drops["r1_reno->r2_reno"].sum() > 0
 
 
+@fact("tfrc_vs_reno.toml")
+def _tfrc_is_smoother_than_reno(res, out, doc):
+    samples = metrics.sampled_throughput(res.timeseries)
+    cov = samples.std(ddof=0) / samples.mean()
+    tfrc = [name for name in samples if name.startswith("tfrc")]
+    reno = [name for name in samples if name.startswith("reno")]
+    assert len(tfrc) == len(reno) == 2
+    assert cov[tfrc].max() < 0.5 * cov[reno].min()
+    goodput = res.flows.set_index("name")["goodput_bps"]
+    assert goodput[tfrc].min() > goodput[reno].max()
+
+
 @fact("parking_lot.toml")
 def _the_long_flow_gets_far_less_than_the_cross_flows(res, out, doc):
     goodput = res.flows.set_index("name")["goodput_bps"]
