@@ -158,7 +158,10 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
             low, high = _red_thresholds(queue, units.parse(bottleneck["rate"])[0])
             assert low == pytest.approx(buffer / 6, rel=1e-6) and high == pytest.approx(buffer / 2, rel=1e-6), key
             assert (queue["max_p"], queue["weight"], queue["mean_packet_size"]) == (0.1, 0.002, "1000B"), key
-        assert a["starts"] == ("uniform" if flow.get("start") == "uniform(0s, 1s)" else "zero"), key
+        uniform = re.fullmatch(r"uniform\(0s, (\S+)\)", flow.get("start", ""))
+        assert a["starts"] == ("uniform" if uniform else "zero"), key
+        if uniform:  # [0, 1) s, or the first 20 ms in the reading 'starts in the first round trip'
+            assert float(a["start_window"]) == _seconds(uniform.group(1)), key
         if a["delays"] == "uniform":
             assert [x["delay"] for x in sources] == minimal_standard_delays(n), key
         else:
@@ -212,6 +215,10 @@ def test_the_twin_draws_its_starts_from_the_seed(quick_plan):
     one, two = starts(1), starts(2)
     assert len(one) == 10 and all(0 <= t < 1 for t in one + two)
     assert one != two and starts(1) == one
+    # the reading 'starts in the first round trip' (start_window=0.02): [0, 20 ms)
+    first = run_twin([*command, "seed=1", "start_window=0.02"], {"trace": False, "samples": None, "outage_s": None})["stdout"]
+    early = [float(l.split("t=")[1]) for l in first.splitlines() if l.startswith("start ")]
+    assert len(early) == 10 and all(0 <= t < 0.02 for t in early) and max(early) > 0.01
 
 
 @NS2

@@ -41,7 +41,8 @@ def plan(doc):
 
 def test_the_document_lists_its_experiments_numbers_and_checks(doc):
     assert doc.citation.startswith("Chi Zhang and Vassilis Tsaoussidis, \"Improving TCP Smoothness")
-    assert [e.name for e in doc.experiments] == ["e1_fairness", "e2_duration", "e3_queues", "e4_diverse_rtts", "e5_handoff"]
+    assert [e.name for e in doc.experiments] == ["e1_fairness", "e2_duration", "e3_queues", "e4_diverse_rtts", "e5_handoff",
+                                                 "e1_fairness_starts20ms"]
     for e in doc.experiments:
         assert {c.name for c in e.cases} == (E5_CASES if e.name == "e5_handoff" else CASES), e.name
     # the recovery times of Sect. 4.3.4 and Vegas' 75 %, each shown beside our measurement
@@ -63,6 +64,18 @@ def test_e1_scales_flows_rate_and_buffer_together(plan):
                 assert units.parse(d["bottleneck"]["rate"])[0] == n * 1e6
                 assert d["bottleneck"]["queue"]["limit"] == f"{10 * n}p"
                 assert (experiment == "e4_diverse_rtts") == ("access_delays" in d)
+
+
+def test_the_reading_starts_in_the_first_round_trip_changes_only_the_start_times(plan):
+    """e1_fairness_starts20ms: every run of E1 with each flow's start drawn from [0, 20 ms)
+    instead of [0, 1) s, and nothing else."""
+    main = {k[1:]: r for k, r in plan.runs.items() if k[0] == "e1_fairness"}
+    variant = {k[1:]: r for k, r in plan.runs.items() if k[0] == "e1_fairness_starts20ms"}
+    assert set(variant) == set(main)
+    for key, r in variant.items():
+        s, base = _toml.loads(r.toml_text), _toml.loads(main[key].toml_text)
+        assert (s["flow"][0].pop("start"), base["flow"][0].pop("start")) == ("uniform(0s, 20ms)", "uniform(0s, 1s)")
+        assert s == base, key
 
 
 def test_every_case_differs_from_reno_only_in_its_window_control_or_queue(plan):

@@ -96,7 +96,7 @@ RECORDED_STATISTICS = ("count", "mean", "min", "max")
 
 def recorded_values(flows: pd.DataFrame) -> List[str]:
     """The names of the values the flows' models recorded (see `RECORDED_STATISTICS`), in
-    the table's order: ``["gamma"]`` for a run with a Reno + γ flow."""
+    the table's order: ``["gamma", "gamma_min_rtt", "gamma_max_rtt"]`` for a run with a Reno + γ flow."""
     known = SCHEMAS["flows"]
     names: List[str] = []
     for column in flows.columns:

@@ -17,8 +17,9 @@
 #                         case_tfrc.tcl: 1000-byte packets plus a 32-byte header)
 #   queue=droptail|red    the r1->r2 queue; RED: thresh_ BUFFER/6, maxthresh_ BUFFER/2,
 #                         q_weight_ 0.002, linterm_ 10, gentle_, packet mode, mean_pktsize_ 1000
-#   starts=uniform|zero   each flow starts at a uniform draw from [0, 1) s (an RNG seeded
-#                         with seed=), or all at 0 s
+#   starts=uniform|zero   each flow starts at a uniform draw from [0, start_window) s (an
+#                         RNG seeded with seed=), or all at 0 s
+#   start_window=S        the end of the uniform starts' interval, seconds (default 1)
 #   delays=fixed|uniform  the sources' access delays: 5 ms, or d(i) = 5 + 10 x(i+1)/M ms
 #                         (to 1 us; x(0) = 1, x(k+1) = 16807 x(k) mod M, M = 2^31 - 1: the
 #                         minimal standard generator, the draws experiments/003/e4 lists)
@@ -38,8 +39,8 @@
 #   qlen t=.. pkts=..                  packets waiting in r1->r2
 source [file join [file dirname [info script]] lib.tcl]
 
-array set opt {flows 10 rate "" buffer "" variant reno queue droptail starts uniform delays fixed
-               blackout "" sample 0 window 1000 T 100 seed 1 trace ""}
+array set opt {flows 10 rate "" buffer "" variant reno queue droptail starts uniform start_window 1
+               delays fixed blackout "" sample 0 window 1000 T 100 seed 1 trace ""}
 parse_keyword_args doc003.tcl opt
 if {$opt(rate) eq ""} { set opt(rate) [expr {$opt(flows)}]Mb }
 if {$opt(buffer) eq ""} { set opt(buffer) [expr {10 * $opt(flows)}] }
@@ -132,7 +133,7 @@ set rng [new RNG]
 $rng seed $SEED
 for {set i 0} {$i < $opt(flows)} {incr i} {
     switch $opt(starts) {
-        uniform { set start [$rng uniform 0 1] }
+        uniform { set start [$rng uniform 0 $opt(start_window)] }
         zero    { set start 0.0 }
         default { puts stderr "doc003.tcl: starts must be uniform or zero"; exit 2 }
     }

@@ -165,6 +165,11 @@ pub struct RenoGamma {
     /// The γ of each decrease applied, in order (for measurement: the paper's "γ
     /// applied is around 2/3"); the flows table's `gamma_*` columns summarize them.
     pub gammas: Vec<f64>,
+    /// The minRTT and maxRTT (seconds) each of those decreases computed γ from, in the
+    /// same order: with them a flow's trigger delay, minRTT + th_upper · (maxRTT − minRTT),
+    /// can be compared with the other flows' (`gamma_min_rtt_*`, `gamma_max_rtt_*`).
+    pub decrease_min_rtts: Vec<f64>,
+    pub decrease_max_rtts: Vec<f64>,
 }
 
 impl RenoGamma {
@@ -179,6 +184,8 @@ impl RenoGamma {
             delta_on: false,
             under_lower_since: None,
             gammas: Vec::new(),
+            decrease_min_rtts: Vec::new(),
+            decrease_max_rtts: Vec::new(),
         }
     }
 
@@ -318,6 +325,8 @@ impl CongestionControl for RenoGamma {
             view.set_ssthresh(cwnd);
         }
         self.gammas.push(gamma);
+        self.decrease_min_rtts.push(self.min_rtt);
+        self.decrease_max_rtts.push(self.max_rtt);
         if self.p.holdoff {
             let rtt = self.last_rtt.unwrap_or(0.0);
             self.holdoff_until = view.now + time::from_secs(rtt);
@@ -326,6 +335,8 @@ impl CongestionControl for RenoGamma {
 
     fn recorded(&self, push: &mut dyn FnMut(&'static str, &[f64])) {
         push("gamma", &self.gammas);
+        push("gamma_min_rtt", &self.decrease_min_rtts);
+        push("gamma_max_rtt", &self.decrease_max_rtts);
     }
 }
 

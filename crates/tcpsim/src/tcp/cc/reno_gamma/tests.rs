@@ -140,7 +140,13 @@ fn crossing_th_upper_cuts_the_window_by_gamma_one_rtt_later() {
     // What the flows table receives is exactly that list.
     let mut pushed = Vec::new();
     cc.recorded(&mut |name, values| pushed.push((name, values.to_vec())));
-    assert_eq!(pushed, vec![("gamma", cc.gammas.clone())]);
+    // With it, the minRTT and maxRTT γ was computed from (80 and 160 ms: γ = 2/3).
+    assert_eq!(cc.decrease_min_rtts, vec![0.080]);
+    assert_eq!(cc.decrease_max_rtts, vec![0.160]);
+    assert_eq!(
+        pushed,
+        vec![("gamma", cc.gammas.clone()), ("gamma_min_rtt", vec![0.080]), ("gamma_max_rtt", vec![0.160])]
+    );
 }
 
 #[test]
@@ -148,7 +154,7 @@ fn gamma_is_reported_before_any_decrease_so_the_columns_do_not_depend_on_the_run
     let (cc, _) = primed(&[]);
     let mut pushed = Vec::new();
     cc.recorded(&mut |name, values| pushed.push((name, values.to_vec())));
-    assert_eq!(pushed, vec![("gamma", vec![])]);
+    assert_eq!(pushed, vec![("gamma", vec![]), ("gamma_min_rtt", vec![]), ("gamma_max_rtt", vec![])]);
 }
 
 #[test]
