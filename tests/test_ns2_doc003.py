@@ -120,9 +120,10 @@ def test_every_run_has_a_twin_whose_arguments_describe_its_scenario(plan):
     assert no_twin == {(e.name, c) for e in plan.document.experiments for c in ("reno_gamma", "reno_gamma_delta")
                        if c in [x.name for x in e.cases]}, "only Reno + γ (+ δ) lacks an ns-2 agent"
     assert set(commands) == {k for k in plan.runs if k[:2] not in no_twin}
-    assert {k[:2] for k in commands if k[1] == "tfrc"} == {
+    base_of = {e.name: e.variant_of or e.name for e in plan.document.experiments}
+    assert {(base_of[k[0]], k[1]) for k in commands if k[1] == "tfrc"} == {
         (e, "tfrc") for e in ("e1_fairness", "e2_duration", "e3_queues", "e4_diverse_rtts")}, \
-        "TFRC is a case of E1-E4 (Figs 1-9, 16), with its twin; not of E5 (Fig. 10 has none)"
+        "TFRC is a case of E1-E4 (Figs 1-9, 16) and of their readings, with its twin; not of E5 (Fig. 10 has none)"
     tcp = models.get("agent", "tcp")
     for key, command in commands.items():
         a, s = _args(command), _toml.loads(plan.runs[key].toml_text)
