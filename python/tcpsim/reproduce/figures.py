@@ -222,7 +222,7 @@ def _sweep(ex: Experiment, fig: Figure, cases, plan, outcome, m: Measurements):
         if panel_title:
             ax.set_title(panel_title)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel(measure_label(metric))
+        ax.set_ylabel(textwrap.fill(measure_label(metric), 40))  # long labels would run off the figure
         legend(ax, title)
     if not drawn:
         return None
