@@ -23,39 +23,16 @@ source [file join [file dirname [info script]] lib.tcl]
 # `stdbuf -oL`).
 fconfigure stdout -buffering line
 parse_args 100.0
-set ns [new Simulator]
-apply_seed_and_trace $ns
-
-chain $ns 10Mb 1ms 1.5Mb 40ms
-$ns queue-limit $r1 $r2 20
-$ns queue-limit $r2 $r1 20
-
-proc tfrc_flow {ns from to start} {
-    set tfrc [new Agent/TFRC]; set sink [new Agent/TFRCSink]
-    $sink set printLoss_ 1
-    $ns attach-agent $from $tfrc; $ns attach-agent $to $sink
-    $ns connect $tfrc $sink
-    $ns at $start "$tfrc start"
-    return [list $tfrc $sink]
-}
-
-proc sample_rate {ns interval tfrc} {
-    global T
-    for {set k 0} {$k * $interval <= $T + 1e-9} {incr k} {
-        $ns at [expr {$k * $interval}] "puts \"rate t=\[$ns now\] rate=\[$tfrc set rate_\]\""
-    }
-}
+set ns [start_case]   ;# case A's chain; its Agent/TCP defaults concern only the Reno flow
 
 lassign [tfrc_flow $ns $src $dst 0.0] tfrc sink
-Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 100
 lassign [ftp_flow $ns Agent/TCP/Reno Agent/TCPSink $src $dst 0.0] tcp tcpsink
-sample_rate $ns 0.1 $tfrc
+sample_tfrc_rate $ns 0.1 $tfrc
 
 proc finish {} {
     global ns tfrc sink tcp tcpsink
     report_tcp 0 $tcp $tcpsink
-    puts "tfrc 0 bytes=[$sink set bytes_] data_pkts=[$tfrc set ndatapack_] packet_size=[$tfrc set packetSize_] header_size=[$tfrc set headersize_]"
+    report_tfrc 0 $tfrc $sink
     finish_run $ns TFRC-RENO
 }
 $ns at $T "finish"

@@ -170,6 +170,32 @@ proc ftp_flow {ns sender receiver from to start} {
     return [list $tcp $sink]
 }
 
+# A TFRC flow (ns-2.35 defaults): a new Agent/TFRC at node FROM connected to a new
+# Agent/TFRCSink at node TO that prints its loss event rate at each report
+# (printLoss_ 1), started at time START (s). Returns {tfrc sink}.
+proc tfrc_flow {ns from to start} {
+    set tfrc [new Agent/TFRC]; set sink [new Agent/TFRCSink]
+    $sink set printLoss_ 1
+    $ns attach-agent $from $tfrc; $ns attach-agent $to $sink
+    $ns connect $tfrc $sink
+    $ns at $start "$tfrc start"
+    return [list $tfrc $sink]
+}
+
+# "rate t=.. rate=.." lines: the TFRC sender's rate_ (bytes/s) every INTERVAL s from 0 to T.
+proc sample_tfrc_rate {ns interval tfrc} {
+    global T
+    for {set k 0} {$k * $interval <= $T + 1e-9} {incr k} {
+        $ns at [expr {$k * $interval}] "puts \"rate t=\[$ns now\] rate=\[$tfrc set rate_\]\""
+    }
+}
+
+# "tfrc I bytes=.. data_pkts=.. packet_size=.. header_size=..": the sink's bytes_ (wire
+# bytes received) and the sender's ndatapack_, packetSize_ and headersize_.
+proc report_tfrc {i tfrc sink} {
+    puts "tfrc $i bytes=[$sink set bytes_] data_pkts=[$tfrc set ndatapack_] packet_size=[$tfrc set packetSize_] header_size=[$tfrc set headersize_]"
+}
+
 # A constant-bit-rate UDP flow of SIZE-byte packets (default 1000; no jitter: random_ 0)
 # from node FROM to an Agent/LossMonitor at node TO, RATE (e.g. 2Mb), started at 0 s;
 # FID, if given and not "", is its fid_ (for flow monitors). Returns the loss monitor.
