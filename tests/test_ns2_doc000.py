@@ -31,6 +31,7 @@ from tcpsim.api import run
 from tcpsim.reproduce import load_document, make_plan
 from tcpsim.reproduce.measures import group_measures
 from tcpsim.reproduce.ns2 import twin_commands
+from twin_args import twin_arguments
 
 
 @pytest.fixture(scope="module")
@@ -41,16 +42,8 @@ def plan():
 SCRIPT = Path(__file__).resolve().parents[1] / "validation" / "ns2" / "doc000.tcl"
 
 
-def _script_defaults():
-    """The twin's own defaults (its `array set opt {...}`): an argument an experiment
-    does not pass takes these."""
-    body = re.search(r"array set opt \{(.*?)\}\n", SCRIPT.read_text(), re.S).group(1)
-    words = re.findall(r'""|\S+', body)
-    return {k: ("" if v == '""' else v) for k, v in zip(words[::2], words[1::2])}
-
-
 def _args(command):
-    return {**_script_defaults(), **dict(a.split("=", 1) for a in command[1:])}
+    return twin_arguments(SCRIPT, command)
 
 
 def _number(value):
