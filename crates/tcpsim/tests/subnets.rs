@@ -170,6 +170,21 @@ fn the_flows_table_has_a_group_column_only_when_flows_have_groups() {
 }
 
 #[test]
+fn without_once_per_window_an_ecn_flow_cuts_its_window_more_often() {
+    // Six ECN-capable flows through a marking RED queue: the receiver echoes every mark
+    // until CWR reaches it, so responding to each echo cuts several times per window.
+    let once = run(&grouped(""));
+    let every = run(&grouped("").replace("ecn = true\nmax_window", "ecn = true\necn_once_per_window = false\nmax_window"));
+    let total = |r: &RunResults| i64_col(&r.flows, "ecn_reductions").iter().sum::<i64>();
+    let (once_cuts, every_cuts) = (total(&once), total(&every));
+    assert!(once_cuts > 0, "the queue marks");
+    assert!(every_cuts > once_cuts, "every echo: {every_cuts} reductions; once per window: {once_cuts}");
+    // The default is the rule.
+    let explicit = run(&grouped("").replace("ecn = true\nmax_window", "ecn = true\necn_once_per_window = true\nmax_window"));
+    assert_eq!(explicit.flows, once.flows);
+}
+
+#[test]
 fn a_thousand_flows_in_ten_groups_sample_cheaply() {
     // Document 002's largest case: 10 subnets of 100 hosts, 10 ms samples of the
     // bottleneck queue and the 10 groups, no per-flow series. 1 s here (the estimate
