@@ -109,3 +109,16 @@ def test_ecn_once_per_window_false_cuts_more_often():
     every = sc.run().flows["ecn_reductions"].sum()
     assert once > 0
     assert every > once
+
+
+def test_sweeps_may_group_flows_by_their_group(both):
+    from tcpsim.sweep.groups import GROUP_BY_COLUMNS, FlowGroups
+
+    assert "group" in GROUP_BY_COLUMNS
+    by_group = FlowGroups(by="group").metrics(both.flows, both.summary)
+    assert by_group["subnet0.flows"] == by_group["subnet1.flows"] == 2
+    total = both.flows["goodput_bytes"].sum()
+    assert by_group["subnet0.goodput_share"] == pytest.approx(
+        both.flows.loc[both.flows["group"] == "subnet0", "goodput_bytes"].sum() / total)
+    # A run whose flows have no group has no groups (not an error).
+    assert FlowGroups(by="group").metrics(both.flows.drop(columns="group"), both.summary) == {}
