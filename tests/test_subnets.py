@@ -122,3 +122,19 @@ def test_sweeps_may_group_flows_by_their_group(both):
         both.flows.loc[both.flows["group"] == "subnet0", "goodput_bytes"].sum() / total)
     # A run whose flows have no group has no groups (not an error).
     assert FlowGroups(by="group").metrics(both.flows.drop(columns="group"), both.summary) == {}
+
+
+def test_tcpsim_run_prints_the_groups_and_jain_over_them(both):
+    from tcpsim.analysis import jain
+    from tcpsim.cli import format_groups, format_report
+
+    text = format_groups(both.flows, both.summary)
+    lines = text.splitlines()
+    assert lines[0] == "Groups" and lines[1].split()[:3] == ["group", "flows", "goodput"]
+    window = both.summary["duration_s"]
+    goodput = (both.flows.groupby("group")["goodput_bytes"].sum() * 8.0 / window).to_dict()
+    rows = {line.split()[0]: line.split() for line in lines[3:5]}
+    assert {g: float(r[2]) for g, r in rows.items()} == pytest.approx({g: v / 1e6 for g, v in goodput.items()}, abs=5e-4)
+    assert lines[-1] == f"Jain fairness index over the 2 groups {jain(list(goodput.values())):.3f}"
+    assert "\nGroups\n" in format_report(both)
+    assert format_groups(both.flows.drop(columns="group"), both.summary) == ""
