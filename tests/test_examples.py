@@ -198,6 +198,17 @@ def _red_marks_instead_of_dropping(res, out, doc):
     assert (res.flows["ecn_reductions"] > 0).all() and (res.flows["retransmits"] == 0).all()
 
 
+@fact("subnets_red_ecn.toml")
+def _the_subnet_with_the_shortest_round_trip_gets_the_most(res, out, doc):
+    hosts = [s["hosts"] for s in doc["dumbbell"]["subnets"]]
+    assert res.flows["group"].tolist() == [f"subnet{k}" for k, n in enumerate(hosts) for _ in range(n)]
+    assert set(res.timeseries["entity"]) == {"subnet0", "subnet1", "subnet2", "r1->r2"}
+    goodput = res.group_series().sum()
+    assert goodput["subnet0"] > goodput["subnet1"] > goodput["subnet2"] > 0
+    assert (res.group_series("received_bytes").sum() >= goodput).all()
+    assert _queue(res, "r1->r2")["marks"] > 0
+
+
 @fact("drr_fairness.toml")
 def _drr_shares_the_link_evenly(res, out, doc):
     sources = res.flows
