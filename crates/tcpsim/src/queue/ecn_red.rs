@@ -47,7 +47,7 @@
 
 use super::ce_fifo::CeFifo;
 use super::red_core::{RedCore, RedDecision};
-use super::red_params::{self, Threshold, LIMIT, MAX_P, MAX_TH, MEAN_PACKET_SIZE, MIN_TH, TARGET_DELAY, WEIGHT};
+use super::red_params::{self, Threshold};
 use super::{Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, RedParams, Verdict};
 use crate::engine::time::Dur;
 use crate::engine::{PacketId, RandomStream, SimTime};
@@ -69,7 +69,17 @@ pub(crate) const IDLE_CORRECTION: Param = Param::new(
 /// The parameters every ECN-over-RED queue of reference document 002 has.
 macro_rules! ecn_red_params {
     ($($extra:expr),*) => {
-        &[LIMIT, MIN_TH, MAX_TH, WEIGHT, TARGET_DELAY, MAX_P, MEAN_PACKET_SIZE, IDLE_CORRECTION $(, $extra)*]
+        &[
+            $crate::queue::red_params::LIMIT,
+            $crate::queue::red_params::MIN_TH,
+            $crate::queue::red_params::MAX_TH,
+            $crate::queue::red_params::WEIGHT,
+            $crate::queue::red_params::TARGET_DELAY,
+            $crate::queue::red_params::MAX_P,
+            $crate::queue::red_params::MEAN_PACKET_SIZE,
+            $crate::queue::ecn_red::IDLE_CORRECTION
+            $(, $extra)*
+        ]
     };
 }
 pub(crate) use ecn_red_params;
@@ -287,3 +297,187 @@ impl QueueDiscipline for EcnRed {
     ecn_red_queue_methods!();
 }
 
+
+/// What the tests of the ECN-over-RED files share: configurations, arrivals, and a queue
+/// put in a given state.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::EcnRedQueue;
+    use crate::engine::{Dur, Ecn, PacketKind, RandomStream};
+    use crate::model::{ModelConfig, ModelSpec, Value as V};
+    use crate::queue::{Arrival, QueueEnv};
+
+    /// `spec`'s defaults with `set` applied, checked.
+    pub(crate) fn config(spec: &'static ModelSpec, set: &[(&str, V)]) -> ModelConfig {
+        let mut c = spec.defaults();
+        for (k, v) in set {
+            c.set(k, v.clone());
+        }
+        (spec.check)(&c).expect("a valid configuration");
+        c
+    }
+
+    pub(crate) fn env() -> QueueEnv {
+        QueueEnv { rate_bps: 10_000_000, delay: 0, random: RandomStream::new(1, "test") }
+    }
+
+    /// A 1000-byte data packet with codepoint `ecn` carrying RTT `rtt_hint`.
+    pub(crate) fn arrival(id: u32, ecn: Ecn, rtt_hint: Dur) -> Arrival {
+        Arrival { id, size: 1000, ecn, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint }
+    }
+
+    /// Puts `unmarked` unmarked and then `ce` CE-marked packets in the queue (ids from
+    /// 1000), and sets the average to `avg` (the next arrival's EWMA starts from it),
+    /// `old` (avg was in the band) and `count`; not idle.
+    pub(crate) fn prime(q: &mut EcnRedQueue, unmarked: usize, ce: usize, avg: f64, count: u64) {
+        for i in 0..unmarked + ce {
+            q.fifo.push(1000 + i as u32, 1000, i >= unmarked);
+        }
+        q.core.vars.avg = avg;
+        q.core.vars.old = true;
+        q.core.vars.count = count;
+        q.core.vars.idle = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{arrival, config, env, prime};
+    use super::*;
+    use crate::engine::time::PS_PER_MS;
+    use crate::engine::Ecn;
+    use crate::model::Value as V;
+
+    /// ECN over RED with thresholds 5 and 15 (RED's defaults), weight 0.5 (so an arrival
+    /// that finds the counted length equal to the average leaves it unchanged), limit 100.
+    fn ecn_red(set: &[(&str, V)]) -> EcnRed {
+        let mut all = vec![("weight", V::Number(0.5)), ("limit", V::Limit(Limit::Packets(100)))];
+        all.extend(set.iter().cloned());
+        EcnRed { queue: EcnRedParams::from_config(&config(&SPEC, &all)).queue(env()) }
+    }
+
+    fn offer(q: &mut impl QueueDiscipline, a: Arrival) -> Verdict {
+        q.enqueue(&mut QueueCtx::new(0, &mut Vec::new()), a)
+    }
+
+    #[test]
+    fn the_model_fixes_non_gentle_floyd93_red_with_ecn() {
+        let q = ecn_red(&[]);
+        let p = q.queue.core.params();
+        assert!(!p.gentle && !p.wait && p.ecn && !p.use_mark_p && !p.queue_in_bytes && !p.bytes);
+        // Defaults are RED's own: 5 / 15 / max_p 0.1 / limit 50.
+        let red = RedParams::default();
+        let ours = EcnRedParams::from_config(&SPEC.defaults()).red;
+        assert_eq!((ours.min_th, ours.max_th, ours.max_p, ours.limit, ours.weight), (red.min_th, red.max_th, red.max_p, red.limit, red.weight));
+        // FJ93's p_a = p_b/(1 − count·p_b): p_b = 0.05, count 10 → 0.1; count 20 → 1.
+        let mut q = ecn_red(&[]);
+        q.queue.core.vars.count = 10;
+        assert!((q.queue.core.drop_probability(0.05, 1000) - 0.1).abs() < 1e-12);
+        q.queue.core.vars.count = 20;
+        assert_eq!(q.queue.core.drop_probability(0.05, 1000), 1.0);
+    }
+
+    #[test]
+    fn ce_marked_packets_are_left_out_of_the_average() {
+        // Weight 0.5, average 0: arrivals a (plain), b (CE), c (CE), d (plain) find
+        // q − c = 0, 1, 1, 1 → 0, 0.5, 0.75, 0.875 (RED, counting all: 0, 0.5, 1.25, 2.125).
+        let mut q = ecn_red(&[]);
+        q.queue.core.vars.idle = false;
+        let avgs: Vec<f64> = [Ecn::Ect0, Ecn::Ce, Ecn::Ce, Ecn::Ect0]
+            .into_iter()
+            .enumerate()
+            .map(|(i, ecn)| {
+                assert_eq!(offer(&mut q, arrival(i as u32, ecn, 0)), Verdict::Queued);
+                q.queue.core.vars.avg
+            })
+            .collect();
+        assert_eq!(avgs, vec![0.0, 0.5, 0.75, 0.875]);
+        assert_eq!(q.queue.fifo.ce_count(), 2);
+        // a (plain) and b (CE) leave: one CE packet of two left.
+        q.dequeue(&mut QueueCtx::new(0, &mut Vec::new()));
+        q.dequeue(&mut QueueCtx::new(0, &mut Vec::new()));
+        assert_eq!((q.len_packets(), q.queue.fifo.ce_count()), (2, 1));
+        // The next arrival finds q − c = 1: 0.5 · 0.875 + 0.5 · 1.
+        offer(&mut q, arrival(9, Ecn::Ect0, 0));
+        assert_eq!(q.queue.core.vars.avg, 0.9375);
+    }
+
+    #[test]
+    fn a_queue_above_max_th_of_which_enough_is_marked_marks_instead_of_dropping() {
+        // 20 waiting, 10 of them CE: RED's length 20 ≥ max_th would drop; q − c = 10 is
+        // in the band, where count 1000 makes p_a = 1.
+        let mut q = ecn_red(&[]);
+        prime(&mut q.queue, 10, 10, 10.0, 1000);
+        assert_eq!(offer(&mut q, arrival(1, Ecn::Ect0, 0)), Verdict::Marked);
+        assert_eq!(q.queue.core.vars.avg, 10.0);
+        assert_eq!(q.queue.core.vars.count, 0, "a mark restarts count");
+        assert_eq!(q.queue.fifo.ce_count(), 11, "the marked arrival counts as CE");
+    }
+
+    #[test]
+    fn below_min_th_nothing_is_marked_and_at_min_th_the_band_begins() {
+        // avg 4.999 (just below min_th 5), count huge: queued unmarked, `old` cleared.
+        let mut q = ecn_red(&[]);
+        prime(&mut q.queue, 5, 0, 4.998, 1000);
+        assert_eq!(offer(&mut q, arrival(1, Ecn::Ect0, 0)), Verdict::Queued);
+        assert!((q.queue.core.vars.avg - 4.999).abs() < 1e-12 && !q.queue.core.vars.old);
+        // avg exactly min_th: in the band; crossing it sets count to 1 without a mark.
+        let mut q = ecn_red(&[]);
+        prime(&mut q.queue, 5, 0, 5.0, 1000);
+        q.queue.core.vars.old = false;
+        assert_eq!(offer(&mut q, arrival(1, Ecn::Ect0, 0)), Verdict::Queued);
+        assert!(q.queue.core.vars.old && q.queue.core.vars.count == 1);
+        // At min_th itself p_b = 0: never marked, whatever count.
+        let mut q = ecn_red(&[]);
+        prime(&mut q.queue, 5, 0, 5.0, 1000);
+        assert_eq!(offer(&mut q, arrival(1, Ecn::Ect0, 0)), Verdict::Queued);
+    }
+
+    #[test]
+    fn just_below_max_th_marks_ect_and_drops_the_others_at_max_th_both_are_dropped() {
+        for (avg, ecn, expected) in [
+            (14.99, Ecn::Ect0, Verdict::Marked),
+            (14.99, Ecn::NotEct, Verdict::Dropped(DropReason::Early)),
+            (15.0, Ecn::Ect0, Verdict::Dropped(DropReason::Early)),
+            (15.0, Ecn::NotEct, Verdict::Dropped(DropReason::Early)),
+        ] {
+            let mut q = ecn_red(&[]);
+            // 15 waiting and the average set so that the arrival leaves it at `avg`.
+            prime(&mut q.queue, 15, 0, 2.0 * avg - 15.0, 1000);
+            assert_eq!(offer(&mut q, arrival(1, ecn, 0)), expected, "avg {avg}, {ecn:?}");
+            assert!((q.queue.core.vars.avg - avg).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn a_full_buffer_drops_even_below_min_th_and_resets_count() {
+        let mut q = ecn_red(&[("limit", V::Limit(Limit::Packets(3)))]);
+        prime(&mut q.queue, 3, 0, 0.0, 7);
+        assert_eq!(offer(&mut q, arrival(1, Ecn::Ect0, 0)), Verdict::Dropped(DropReason::Overflow));
+        assert_eq!((q.len_packets(), q.queue.core.vars.count), (3, 0));
+    }
+
+    #[test]
+    fn idle_correction_can_be_turned_off() {
+        // 10 Mb/s, 500-byte mean packets: 2500 packets/s; 4 ms idle → m = 10 slots.
+        let run = |on: bool| {
+            let mut q = ecn_red(&[("idle_correction", V::Bool(on)), ("weight", V::Number(0.1))]);
+            q.queue.core.vars.avg = 8.0;
+            q.dequeue(&mut QueueCtx::new(PS_PER_MS, &mut Vec::new()));
+            q.enqueue(&mut QueueCtx::new(5 * PS_PER_MS, &mut Vec::new()), arrival(0, Ecn::Ect0, 0));
+            q.queue.core.vars.avg
+        };
+        assert!((run(true) - 8.0 * 0.9f64.powi(10) * 0.9).abs() < 1e-12);
+        assert!((run(false) - 8.0 * 0.9).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_samples_are_the_average_and_the_ce_packets_held() {
+        let mut q = ecn_red(&[]);
+        prime(&mut q.queue, 2, 3, 1.5, 0);
+        let mut got = Vec::new();
+        q.sample(&mut |name, value| got.push((name, value)));
+        assert_eq!(got, vec![("red_avg_pkts", 1.5), ("queue_ce_pkts", 3.0)]);
+        assert_eq!(MODEL.series, &["red_avg_pkts", "queue_ce_pkts"][..]);
+    }
+}

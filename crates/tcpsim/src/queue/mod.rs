@@ -8,6 +8,10 @@
 pub mod ce_fifo;
 pub mod droptail;
 pub mod drr;
+pub mod ecn_red;
+pub mod fecn_red;
+pub mod mecn_red;
+pub mod mffecn_red;
 pub mod red;
 pub mod red_core;
 pub mod red_n;
