@@ -198,7 +198,7 @@ impl EcnRedQueue {
         }
         let waiting = self.fifo.len();
         let counted = (waiting - self.fifo.ce_count()) as f64;
-        let decision = self.core.on_arrival_with_max_p(counted, size, max_p);
+        let decision = self.core.on_arrival_with_max_p(counted, size, |_| max_p);
         if waiting as f64 >= self.core.limit() {
             self.core.reset_count();
             return Judgement::Overflow;

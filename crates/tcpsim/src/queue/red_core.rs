@@ -125,14 +125,15 @@ impl RedCore {
     // it out of line, +0.5 % instructions in benchmark B1 (docs/performance.md).
     #[inline(always)]
     pub fn on_arrival(&mut self, q: f64, size: u32) -> RedDecision {
-        self.on_arrival_with_max_p(q, size, self.params.max_p)
+        self.on_arrival_with_max_p(q, size, |p| p.max_p)
     }
 
-    /// `on_arrival` with `max_p` for this packet in place of the parameter's (FECN,
-    /// `fecn_red.rs`, scales it by the packet's RTT). Inlined into `on_arrival`, so RED
-    /// pays nothing for it.
+    /// `on_arrival` with max_p for this packet given by `max_p` in place of the
+    /// parameter's (FECN, `fecn_red.rs`, scales it by the packet's RTT). Inlined into
+    /// `on_arrival`, and `max_p` read only where p_b needs it, so RED pays nothing for it
+    /// (passing max_p as a value cost one instruction per RED arrival).
     #[inline(always)]
-    pub fn on_arrival_with_max_p(&mut self, q: f64, size: u32, max_p: f64) -> RedDecision {
+    pub fn on_arrival_with_max_p(&mut self, q: f64, size: u32, max_p: impl Fn(&RedParams) -> f64) -> RedDecision {
         self.update_average(q);
         self.vars.count += 1;
         self.vars.count_bytes += size as u64;
@@ -154,7 +155,7 @@ impl RedCore {
             return RedDecision::Pass;
         }
         // Step 4's random test (ns-2 `drop_early`).
-        let p_b = self.base_probability_with_max_p(avg, max_p);
+        let p_b = self.base_probability_with_max_p(avg, max_p(&self.params));
         let p_a = self.drop_probability(p_b, size);
         if self.random.uniform() > p_a {
             return RedDecision::Pass;
@@ -211,7 +212,6 @@ impl RedCore {
     }
 
     /// p_b with `max_p` given (a variant's per-packet max_p).
-    #[inline(always)]
     pub fn base_probability_with_max_p(&self, avg: f64, max_p: f64) -> f64 {
         let p_b = if avg >= self.max_th {
             if self.params.gentle {
