@@ -54,9 +54,6 @@ use crate::engine::{PacketId, RandomStream, SimTime};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use std::sync::Arc;
 
-/// The thesis, for parameter sources.
-pub(crate) const THESIS: &str = "Arora, M.Eng. thesis, Carleton University, 2003";
-
 pub(crate) const IDLE_CORRECTION: Param = Param::new(
     "idle_correction",
     T::Bool,

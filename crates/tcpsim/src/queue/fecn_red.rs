@@ -26,7 +26,7 @@
 //! - The RTT is the sender's measurement, queueing delay included (the thesis does not
 //!   discuss it); "min" gives the sender's smallest sample instead.
 
-use super::ecn_red::{ecn_red_params, ecn_red_queue_methods, EcnRedParams, EcnRedQueue, Judgement, SERIES, THESIS};
+use super::ecn_red::{ecn_red_params, ecn_red_queue_methods, EcnRedParams, EcnRedQueue, Judgement, SERIES};
 use super::{Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
 use crate::engine::time::{Dur, PS_PER_MS};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
@@ -38,7 +38,7 @@ pub(crate) const AVG_RTT: Param = Param::new(
     "s",
     V::Time(100 * PS_PER_MS),
     "the network's average RTT: a packet carrying RTT r is judged with max_p · avg_rtt / r (at most 1)",
-    THESIS,
+    "Arora, M.Eng. thesis, Carleton University, 2003, §4.1, Table 4-2",
 )
 .range(1e-9, 1e3);
 
@@ -146,7 +146,7 @@ mod tests {
         assert!((p.max_p_for(50 * MS) - 0.2).abs() < 1e-12);
         assert!((p.max_p_for(100 * MS) - 0.1).abs() < 1e-12);
         assert!((p.max_p_for(200 * MS) - 0.05).abs() < 1e-12);
-        // The thesis' propagation RTTs (reference §4.7): 60 ms → 0.1667, 140 ms → 0.0714.
+        // Round trips of 60 ms and 140 ms: 0.1 / 0.6 = 0.1667 and 0.1 / 1.4 = 0.0714.
         assert!((p.max_p_for(60 * MS) - 1.0 / 6.0).abs() < 1e-12);
         assert!((p.max_p_for(140 * MS) - 0.1 / 1.4).abs() < 1e-12);
         // No RTT: unscaled. A very short RTT: clipped to 1 (5 ms would give 2).

@@ -37,7 +37,7 @@
 //!   discuss it): a flow of 60 ms propagation RTT can measure over 80 ms and fall into
 //!   group 2.
 
-use super::ecn_red::{ecn_red_params, EcnRedQueue, Judgement, SERIES, THESIS};
+use super::ecn_red::{ecn_red_params, EcnRedQueue, Judgement, SERIES};
 use super::fecn_red::{FecnRedParams, AVG_RTT};
 use super::{Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
 use crate::engine::time::{Dur, PS_PER_MS};
@@ -51,7 +51,7 @@ const GROUP1_MAX_RTT: Param = Param::new(
     "s",
     V::Time(80 * PS_PER_MS),
     "largest RTT of group 1 (packets carrying no RTT are in group 1 too)",
-    THESIS,
+    "Arora, M.Eng. thesis, Carleton University, 2003, §4.2, Table 4-6",
 )
 .range(0.0, 1e3);
 
@@ -61,7 +61,7 @@ const GROUP2_MAX_RTT: Param = Param::new(
     "s",
     V::Time(120 * PS_PER_MS),
     "largest RTT of group 2; larger RTTs are group 3",
-    THESIS,
+    "Arora, M.Eng. thesis, Carleton University, 2003, §4.2, Table 4-6",
 )
 .range(0.0, 1e3);
 
