@@ -3,7 +3,8 @@
 //! Per TCP flow: `cwnd` and `ssthresh` (packets), `srtt_s` (seconds), and for every flow
 //! `delivered_bytes` (payload delivered in order since the previous sample). Per queue:
 //! `queue_pkts` (waiting packets), for RED `red_avg_pkts` (the average, in packets; in
-//! byte mode the byte average divided by `mean_packet_size`), and since the previous
+//! byte mode the byte average divided by `mean_packet_size`), for the ECN-over-RED queues
+//! also `queue_ce_pkts` (the CE-marked packets waiting), and since the previous
 //! sample `arrivals`, `early_drops`, `overflow_drops`, `marks` (counts), `sojourn_s` (the
 //! mean queueing delay of the packets that left the queue, seconds; no sample when none
 //! left)
