@@ -5,6 +5,8 @@
 //! keeps the counters (arrivals, departures, drops by reason, marks, lengths, sojourn), so
 //! a discipline contains only its algorithm.
 
+pub mod dred;
+pub mod dred_core;
 pub mod droptail;
 pub mod drr;
 pub mod red;
