@@ -161,12 +161,12 @@ impl QueueDiscipline for Dred {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::PacketKind;
+    use crate::engine::{Ecn, PacketKind};
     use crate::model::Value;
     use crate::queue::QueueAction;
 
     fn arrival(id: PacketId) -> Arrival {
-        Arrival { id, size: 576, ect: false, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 }
+        Arrival { id, size: 576, ecn: Ecn::NotEct, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 }
     }
 
     /// DRED with the thesis's values and `changes` on a 45 Mb/s link.
