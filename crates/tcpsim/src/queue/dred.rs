@@ -283,8 +283,11 @@ mod tests {
         assert_eq!(bad("limit", Value::Limit(Limit::Bytes(100_000))), "limit");
         assert_eq!(bad("target", Value::Number(600.0)), "target");
         assert_eq!(bad("no_drop_threshold", Value::Number(587.0)), "no_drop_threshold");
+        assert_eq!(bad("interval_packets", Value::Number(0.0)), "interval_packets");
         let mut c = SPEC.defaults();
         c.set("interval", Value::Time(1_000_000_000));
+        c.set("interval_packets", Value::Number(10.0));
+        assert!((SPEC.check)(&c).is_ok(), "interval_packets at its default changes nothing");
         c.set("interval_packets", Value::Number(5.0));
         assert_eq!((SPEC.check)(&c).expect_err("Δt given twice").key, "interval_packets");
     }

@@ -109,7 +109,7 @@ pub(crate) const INTERVAL: Param = Param::new(
     "sampling interval Δt as a time, instead of interval_packets transmission times",
     "reference document 002, Table 2-2 (\"or any suitable value\")",
 )
-.range(0.0, 1e6);
+.range(1e-9, 1e6);
 
 /// How long Δt is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -190,10 +190,21 @@ impl DredParams {
         if p.no_drop_threshold > p.buffer as f64 {
             return Err(ParamError::new("no_drop_threshold", format!("a threshold of at most the limit ({} packets)", p.buffer)));
         }
+        match p.interval {
+            SampleInterval::Packets { packets, .. } if packets <= 0.0 => {
+                return Err(ParamError::new("interval_packets", "a sampling interval of more than 0 packet transmission times"));
+            }
+            _ => {}
+        }
+        // With `interval`, the other way of giving Δt is an error unless it keeps its
+        // default (which changes nothing; `tcpsim models` examples write every parameter).
         if c.is_given("interval") {
-            for other in ["interval_packets", "mean_packet_size"] {
-                if c.is_given(other) {
-                    return Err(ParamError::new(other, "either interval or interval_packets and mean_packet_size (Δt given once), not both"));
+            for other in [&INTERVAL_PACKETS, &MEAN_PACKET_SIZE] {
+                if c.is_given(other.name) && *c.get(other.name) != other.default {
+                    return Err(ParamError::new(
+                        other.name,
+                        "either interval or interval_packets and mean_packet_size (Δt given once), not both",
+                    ));
                 }
             }
         }
@@ -205,7 +216,7 @@ impl DredParams {
         let dt = self.interval.on_link(link.rate_bps);
         if dt < time::PS_PER_NS {
             return Err(format!(
-                "a sampling interval of at least 1 ns (interval_packets, mean_packet_size and the link's rate give {dt} ps)"
+                "a sampling interval of at least 1 ns (interval, or interval_packets transmission times of mean_packet_size at the link's rate, gives {dt} ps)"
             ));
         }
         Ok(())

@@ -8,6 +8,7 @@
 pub mod ce_fifo;
 pub mod dred;
 pub mod dred_core;
+pub mod ecn_dred;
 pub mod droptail;
 pub mod drr;
 pub mod red;
