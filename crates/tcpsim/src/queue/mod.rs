@@ -6,6 +6,9 @@
 //! a discipline contains only its algorithm.
 
 pub mod ce_fifo;
+pub mod dred;
+pub mod dred_core;
+pub mod ecn_dred;
 pub mod droptail;
 pub mod drr;
 pub mod ecn_red;
