@@ -92,19 +92,6 @@ Attributes(ns3::Ptr<ns3::Object> object)
     }
     return out.str();
 }
-
-uint32_t
-TcpCounter(ns3::Ptr<ns3::Application> bulk_send, const std::string& what)
-{
-    ns3::Ptr<ns3::BulkSendApplication> app = ns3::DynamicCast<ns3::BulkSendApplication>(bulk_send);
-    ns3::Ptr<ns3::TcpSocketBase> socket = ns3::DynamicCast<ns3::TcpSocketBase>(app->GetSocket());
-    if (!socket)
-    {
-        return 0;
-    }
-    ns3::UintegerValue v;
-    socket->GetAttribute(what, v);
-    return v.Get();
 }
 } // namespace tcpsim_ns3
 """
