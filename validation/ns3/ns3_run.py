@@ -92,7 +92,6 @@ Attributes(ns3::Ptr<ns3::Object> object)
     }
     return out.str();
 }
-}
 } // namespace tcpsim_ns3
 """
 
