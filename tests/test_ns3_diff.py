@@ -6,7 +6,7 @@ tcpsim side with target/release/tcpsim-run.
 
 NEWRENO         Reno window + SACK recovery, 4 flows over a 50-packet drop-tail
                 bottleneck: aggregate goodput 2 %, each flow's goodput 25 %, mean wait
-                10 %, p95 wait 2 %, bottleneck arrivals 2 %, drops 50 %.
+                10 %, p95 wait 3 %, bottleneck arrivals 2 %, drops 50 %.
 NEWRENO-NOSACK  the same without SACK: arrivals and p95 wait only (ns-3's recovery
                 without SACK loses far more; README).
 CODEL, FQ-CODEL, PIE  skipped until tcpsim's catalogue has the queue kind their TOML

@@ -67,6 +67,31 @@ Watch(ns3::Ptr<ns3::QueueDisc> disc, ns3::Ptr<ns3::NetDevice> device, WaitProbe*
     device->TraceConnectWithoutContext("PhyTxBegin", ns3::MakeCallback(&WaitProbe::TxBegin, probe));
 }
 
+// Window reductions of one TCP sender, from its congestion-state changes: entering
+// CA_RECOVERY is a fast retransmit, entering CA_LOSS a retransmission timeout.
+struct StateCounter
+{
+    uint32_t fast_recoveries = 0;
+    uint32_t timeouts = 0;
+
+    void Changed(ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now)
+    {
+        fast_recoveries += now == ns3::TcpSocketState::CA_RECOVERY;
+        timeouts += now == ns3::TcpSocketState::CA_LOSS;
+    }
+};
+
+// The BulkSend application makes its socket when it starts: watch it just after.
+void
+WatchSender(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, StateCounter* counter)
+{
+    ns3::Simulator::Schedule(after_start, [bulk_send, counter]() {
+        auto app = ns3::DynamicCast<ns3::BulkSendApplication>(bulk_send);
+        app->GetSocket()->TraceConnectWithoutContext(
+            "CongState", ns3::MakeCallback(&StateCounter::Changed, counter));
+    });
+}
+
 // "Name=value" for every attribute of an object (its class and its parents), one a line.
 std::string
 Attributes(ns3::Ptr<ns3::Object> object)
@@ -164,12 +189,13 @@ def run_case(ns, case: dict) -> dict:
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
 
     bottleneck_disc = discs[pairs][0]
-    probe = ns.cppyy.gbl.tcpsim_ns3.WaitProbe()
+    helpers = ns.cppyy.gbl.tcpsim_ns3
+    probe = helpers.WaitProbe()
     probe.from_ns = int(net["measure_from_s"] * 1e9)
-    ns.cppyy.gbl.tcpsim_ns3.Watch(bottleneck_disc, bottleneck.Get(0), probe)
+    helpers.Watch(bottleneck_disc, bottleneck.Get(0), probe)
 
     port = 5000
-    sinks, sources = [], []
+    sinks, sources, counters = [], [], []
     stop = ns.Seconds(net["duration_s"])
     for i in range(pairs):
         receiver_address = interfaces[pairs + 1 + i].GetAddress(1)
@@ -187,6 +213,10 @@ def run_case(ns, case: dict) -> dict:
         source_apps.Start(ns.Seconds(net["starts_s"][i]))
         source_apps.Stop(stop)
         sources.append(source_apps.Get(0))
+        counter = helpers.StateCounter()
+        counters.append(counter)
+        # a nanosecond after the application starts: its socket exists, nothing is sent yet
+        helpers.WatchSender(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), counter)
 
     wall0 = time.perf_counter()
     ns.Simulator.Stop(stop)
@@ -198,12 +228,14 @@ def run_case(ns, case: dict) -> dict:
     result = {
         "name": case["name"],
         "sink_bytes": [int(s.GetTotalRx()) for s in sinks],
+        "fast_recoveries": [int(c.fast_recoveries) for c in counters],
+        "timeouts": [int(c.timeouts) for c in counters],
         "bottleneck_arrivals": int(stats.nTotalReceivedPackets),
         "bottleneck_drops": int(stats.nTotalDroppedPackets),
         "bottleneck_marks": int(stats.nTotalMarkedPackets),
         "device_queue_drops": int(device_queue.GetTotalDroppedPackets()),
         "waits_s": list(probe.waits_s),
-        "disc_attributes": str(ns.cppyy.gbl.tcpsim_ns3.Attributes(bottleneck_disc)).splitlines(),
+        "disc_attributes": str(helpers.Attributes(bottleneck_disc)).splitlines(),
         "wall_s": wall,
     }
     ns.Simulator.Destroy()
