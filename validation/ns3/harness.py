@@ -538,7 +538,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None, help="keep tcpsim's output under this folder")
     a = p.parse_args(argv)
     ok = True
-    for res in run_cases(a.cases, a.out):
+    for res in run_cases(list(dict.fromkeys(a.cases)), a.out):
         print(res.report())
         ok &= res.ok or bool(res.skipped)
     return 0 if ok else 1

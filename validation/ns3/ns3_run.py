@@ -92,6 +92,18 @@ WatchSender(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, StateCo
     });
 }
 
+// Fixed random streams for a queue disc that draws (PIE): ns-3 numbers the streams it
+// assigns itself from a counter that runs on across cases in one process, so without
+// this a case's draws would depend on the cases run before it.
+void
+FixStreams(ns3::Ptr<ns3::QueueDisc> disc, int64_t first_stream)
+{
+    if (auto pie = ns3::DynamicCast<ns3::PieQueueDisc>(disc))
+    {
+        pie->AssignStreams(first_stream);
+    }
+}
+
 // "Name=value" for every attribute of an object (its class and its parents), one a line.
 std::string
 Attributes(ns3::Ptr<ns3::Object> object)
@@ -190,6 +202,8 @@ def run_case(ns, case: dict) -> dict:
 
     bottleneck_disc = discs[pairs][0]
     helpers = ns.cppyy.gbl.tcpsim_ns3
+    for stream, disc in enumerate(discs[pairs]):
+        helpers.FixStreams(disc, stream)
     probe = helpers.WaitProbe()
     probe.from_ns = int(net["measure_from_s"] * 1e9)
     helpers.Watch(bottleneck_disc, bottleneck.Get(0), probe)
