@@ -7,6 +7,7 @@ tcpsim side with target/release/tcpsim-run.
 NEWRENO         Reno window + SACK recovery, 4 flows over a 50-packet drop-tail
                 bottleneck: aggregate goodput 2 %, each flow's goodput 25 %, mean wait
                 10 %, p95 wait 3 %, bottleneck arrivals 2 %, drops 50 %.
+NEWRENO-DELACK  NEWRENO with delayed ACKs (2 segments / 200 ms): as NEWRENO, drops 25 %.
 NEWRENO-NOSACK  the same without SACK: arrivals and p95 wait only (ns-3's recovery
                 without SACK loses far more; README).
 CODEL, FQ-CODEL, PIE  skipped until tcpsim's catalogue has the queue kind their TOML
@@ -55,6 +56,10 @@ def _assert_passes(result):
 
 def test_newreno_with_sack_matches_ns3(results):
     _assert_passes(results["NEWRENO"])
+
+
+def test_newreno_with_delayed_acks_matches_ns3(results):
+    _assert_passes(results["NEWRENO-DELACK"])
 
 
 def test_newreno_without_sack_fills_the_queue_as_ns3(results):

@@ -28,6 +28,8 @@ Cases
 NEWRENO  four Reno-window flows with SACK (propagation RTTs 24-72 ms) over a 10 Mb/s,
          50-packet drop-tail bottleneck, 30 s: ns-3 TcpNewReno with SACK and
          TcpClassicRecovery over FifoQueueDisc; tcpsim reno + sack1 over droptail.
+NEWRENO-DELACK  NEWRENO with delayed ACKs (ns-3's default: every second segment, 200 ms;
+         tcpsim's delayed receiver with a 200 ms timer).
 NEWRENO-NOSACK  the same without SACK (tcpsim newreno recovery): compared, only the
          queue's arrivals and p95 wait checked (ns-3's recovery differs, see README).
 CODEL, FQ-CODEL, PIE  the same flows over CoDelQueueDisc, FqCoDelQueueDisc,
@@ -285,6 +287,18 @@ CASES: dict[str, Case] = {
          Tolerance("wait_p95_s", "rel", 0.03),
          Tolerance("bottleneck_arrivals", "rel", 0.02),
          Tolerance("bottleneck_drops", "rel", 0.50),
+         Tolerance("fast_retransmits", "rel", 0.30),
+         Tolerance("timeouts", "abs", 5)),
+    ),
+    "NEWRENO-DELACK": Case(
+        "NEWRENO-DELACK", HERE / "case_newreno_delack.toml", "ns3::TcpNewReno",
+        "ns3::FifoQueueDisc", _fifo_attributes(HERE / "case_newreno_delack.toml"),
+        (Tolerance("goodput_bps", "rel", 0.02),
+         Tolerance("flow_goodput_bps", "rel", 0.25),
+         Tolerance("wait_mean_s", "rel", 0.10),
+         Tolerance("wait_p95_s", "rel", 0.03),
+         Tolerance("bottleneck_arrivals", "rel", 0.02),
+         Tolerance("bottleneck_drops", "rel", 0.25),
          Tolerance("fast_retransmits", "rel", 0.30),
          Tolerance("timeouts", "abs", 5)),
     ),
