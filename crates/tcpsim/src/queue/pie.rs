@@ -33,7 +33,7 @@
 //! forgotten when p = 0 and both delays are below target / 2, so a new busy period
 //! measures afresh.
 //!
-//! Choices the RFC leaves open, and where ns-3 (3.40's pie-queue-disc.cc) and Linux
+//! Choices the RFC leaves open, and where ns-3 (pie-queue-disc.cc, 3.40 and 3.44) and Linux
 //! (sch_pie.c) differ — the docs page lists them too:
 //! - The update timer runs from t = 0 every `t_update`; it is started at the queue's first
 //!   arrival or flow notice (the updates before that see an empty queue and change
@@ -57,7 +57,7 @@
 //! `t_update` 15 ms, `alpha` 0.125 /s, `beta` 1.25 /s, `max_burst` 150 ms,
 //! `delay_estimator` "timestamp", `dq_threshold` 16384 B, `mean_packet_size` 1000 B,
 //! `ecn` false, `mark_ecn_threshold` 0.1, `cap_drop_adjustment` true, `derandomize` false
-//! — ns-3 3.40's PieQueueDisc attribute defaults except `limit`.
+//! — ns-3.44's PieQueueDisc attribute defaults (read from the ns3 3.44.post0 wheel; the same in 3.40's source) except `limit`.
 
 use super::{Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, TimedFifo, Verdict};
 use crate::engine::time::{self, Dur, SimTime};
@@ -66,13 +66,13 @@ use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType 
 use std::sync::Arc;
 
 const RFC: &str = "RFC 8033 (Pan et al., 2017)";
-const NS3: &str = "ns-3.40 PieQueueDisc attribute default";
+const NS3: &str = "ns-3.44 PieQueueDisc attribute default";
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Queue,
     name: "pie",
     summary: "PIE: every t_update the drop probability moves by α·(qdelay − target) + β·(qdelay − qdelay_old), auto-tuned by its size; random drop (or ECN mark) at enqueue, with a burst allowance and no drop while the delay is low",
-    source: "RFC 8033 (Pan, Natarajan, Baker & White, \"Proportional Integral Controller Enhanced (PIE)\", 2017) §4–5; defaults of ns-3.40 PieQueueDisc",
+    source: "RFC 8033 (Pan, Natarajan, Baker & White, \"Proportional Integral Controller Enhanced (PIE)\", 2017) §4–5; defaults of ns-3.44 PieQueueDisc",
     params: &[
         Param::new("limit", T::Limit, "packets or bytes", V::Limit(Limit::Packets(1000)), "buffer limit on the waiting packets (or bytes): an arrival that would exceed it is dropped", "Linux sch_pie default limit (ns-3's MaxSize default is 25 packets)"),
         Param::new("target", T::Time, "s", V::Time(15 * time::PS_PER_MS), "the queueing delay PIE holds (QDELAY_REF)", RFC).range(1e-9, 1e6),
