@@ -701,6 +701,35 @@ mod tests {
     }
 
     #[test]
+    fn the_measured_rate_is_forgotten_when_the_queue_is_calm() {
+        let mut q = pie(&[("delay_estimator", Value::Choice("rate"))]);
+        q.rate.bytes_per_s = 1e6;
+        q.qdelay_old = 10.0 * MS;
+        fill(&mut q, 10);
+        // 10 000 B at 1 MB/s: 10 ms, not calm; the rate is kept.
+        q.update();
+        assert_eq!(q.rate.bytes_per_s, 1e6);
+        // 1 packet: 1 ms now, 10 ms before: not calm yet (qdelay_old ≥ 7.5 ms).
+        while q.fifo.len() > 1 {
+            q.fifo.pop();
+        }
+        q.p = 0.0;
+        q.update();
+        assert_eq!(q.rate.bytes_per_s, 1e6);
+        // 1 ms twice with p = 0: calm, the average is dropped and the allowance refilled.
+        q.update();
+        assert_eq!((q.p, q.rate.bytes_per_s, q.burst_allowance), (0.0, 0.0, 150 * time::PS_PER_MS));
+    }
+
+    #[test]
+    fn a_flow_start_also_starts_the_timer() {
+        let mut q = pie(&[]);
+        let mut actions = Vec::new();
+        q.on_flow_start(&mut QueueCtx::new(0, &mut actions), 3);
+        assert_eq!(actions, vec![QueueAction::Timer(15 * time::PS_PER_MS)]);
+    }
+
+    #[test]
     fn the_update_timer_starts_at_the_first_arrival_and_repeats_every_t_update() {
         let mut q = pie(&[]);
         let mut actions = Vec::new();
