@@ -235,6 +235,17 @@ def _dred_holds_the_target_and_ecn_dred_loses_nothing(res, out, doc):
     assert links.loc["a0->b0", "utilization"] >= 0.99 and links.loc["a1->b1", "utilization"] >= 0.99
 
 
+@fact("pie_vs_droptail.toml")
+def _pie_holds_15_ms_where_droptail_fills(res, out, doc):
+    pie, droptail = _queue(res, "a0->b0"), _queue(res, "a1->b1")
+    assert pie["kind"] == "pie" and droptail["kind"] == "droptail"
+    # 15 ms at 10 Mbps is 18.75 waiting packets of 1000 B.
+    assert 0.6 * 18.75 <= pie["mean_length_pkts"] <= 1.4 * 18.75 and pie["early_drops"] > 0
+    assert droptail["mean_length_pkts"] > 10 * pie["mean_length_pkts"]
+    links = res.links.set_index("link")
+    assert links.loc["a0->b0", "utilization"] >= 0.95 and links.loc["a1->b1", "utilization"] >= 0.95
+
+
 @fact("drr_fairness.toml")
 def _drr_shares_the_link_evenly(res, out, doc):
     sources = res.flows

@@ -15,6 +15,7 @@ pub mod ecn_red;
 pub mod fecn_red;
 pub mod mecn_red;
 pub mod mffecn_red;
+pub mod pie;
 pub mod red;
 pub mod red_core;
 pub mod red_n;
