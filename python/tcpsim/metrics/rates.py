@@ -1,6 +1,6 @@
 """Rates of flows: throughput and goodput from packet counts (002) and from the
-flows table, a run's aggregate goodput, retransmission ratios, and throughput
-over time from the ``delivered_bytes`` series (003), whole or within windows.
+flows table, a run's aggregate goodput, goodput per group of flows (002),
+retransmission ratios and fractions, and throughput over time from the ``delivered_bytes`` series (003), whole or within windows.
 """
 
 from __future__ import annotations
@@ -127,6 +127,61 @@ def retransmission_ratio(flows: Any) -> pd.Series:
     df = _table(flows, "flows", ["name", "packets_sent", "retransmits"])
     r = _ratio(df["retransmits"], df["packets_sent"])
     return pd.Series(r.to_numpy(), index=df["name"].to_numpy(), name="retransmission_ratio")
+
+
+def retransmission_fraction(packets_received: float, packets_delivered: float) -> float:
+    """The share of the data packets that reached the receivers which carried nothing new:
+    002's (throughput − goodput) / throughput, in packets.
+
+    Definition (002 §2.3.3–2.3.4, "the difference between the throughput and goodput is
+    the number of retransmit packets"): throughput counts every data packet received,
+    retransmissions and duplicates included, goodput the packets delivered in order
+    once. Both are taken in packets here, so the header, which throughput's wire bytes
+    carry and goodput's payload does not, does not enter::
+
+        fraction = (received − delivered) / received
+
+    Raises `ValueError` when nothing was received, a count is negative or not finite, or
+    more was delivered than received.
+
+    Example — 1000 packets reached the receivers, 980 of them new data:
+
+    >>> retransmission_fraction(1000, 980)
+    0.02
+    """
+    if not (math.isfinite(packets_received) and math.isfinite(packets_delivered)) or min(packets_received, packets_delivered) < 0:
+        raise ValueError("retransmission_fraction: counts must be finite and >= 0")
+    if packets_received == 0:
+        raise ValueError("retransmission_fraction: nothing was received; the fraction is undefined")
+    if packets_delivered > packets_received:
+        raise ValueError(f"retransmission_fraction: delivered ({packets_delivered}) exceeds received ({packets_received})")
+    return float((packets_received - packets_delivered) / packets_received)
+
+
+def group_goodput(flows: Any, by: str = "group") -> pd.Series:
+    """Goodput (bit/s) of each group of flows: the sum of its flows' ``goodput_bps``.
+
+    002 §2.3.7.1 computes Jain's index over *subnets*, each subnet's allocation "the
+    total goodput of subnet i" over 20–100 s (``jain_index(group_goodput(flows))``, n =
+    the number of subnets). ``by`` names the flows table's column that groups them (the
+    scenario's flow key ``group``); flows with an empty group are left out. Returns a
+    Series indexed by group name, in order of first appearance.
+
+    Raises `ValueError` when no flow has a group.
+
+    >>> flows = pd.DataFrame({"name": ["a", "b", "c"], "group": ["s0", "s0", "s1"],
+    ...                       "goodput_bps": [1e6, 2e6, 4e6]})
+    >>> group_goodput(flows).to_dict()
+    {'s0': 3000000.0, 's1': 4000000.0}
+    """
+    df = _table(flows, "flows", ["name", by, "goodput_bps"])
+    named = df[df[by].fillna("").astype(str) != ""]
+    if named.empty:
+        raise ValueError(f"group_goodput: no flow has a {by!r}; give the flows one (scenario key 'group')")
+    total = named.groupby(by, sort=False)["goodput_bps"].sum().astype(float)
+    total.index = total.index.astype(str)
+    total.index.name = by
+    return total.rename("goodput_bps")
 
 
 def throughput_series(timeseries: Any, interval: Optional[float] = None) -> pd.DataFrame:
