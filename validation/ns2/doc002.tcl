@@ -63,6 +63,7 @@
 #                              queue to departure, the transmission not included)
 #   qlen t=.. pkts=..          the packets waiting in r1->r2, every sample= seconds
 #   subnet K hosts=.. delay=.. each subnet's hosts and access delay (once)
+#   bottleneck rate_bps=..     the r1->r2 rate (once)
 source [file join [file dirname [info script]] lib.tcl]
 
 array set opt {subnets 1 hosts 100 delays 10ms queue red rto 3 starts zero start_window 1
@@ -115,6 +116,7 @@ $ns simplex-link $r2 $r1 $rate 10ms DropTail
 $ns queue-limit $r1 $r2 $B
 $ns queue-limit $r2 $r1 100000
 set bottleneck [monitor_link $ns $r1 $r2 r1->r2]
+puts "bottleneck rate_bps=[bw_parse $rate]"
 monitor_link $ns $r2 $r1 r2->r1
 set delay_samples [new Samples]
 $bottleneck set-delay-samples $delay_samples

@@ -123,6 +123,10 @@ class Experiment:
     #: An outage (start, end) in seconds, such as a handoff's blackout, for the
     #: ``recovery_s.NAME`` metrics (``[experiment.handoff]``).
     outage_s: Optional[Tuple[float, float]] = None
+    #: Reference document 002's measures (``[experiment.aqm]``): the time (s) from which
+    #: the bottleneck queue's samples count (the counters' window is the scenario's
+    #: ``measure_from``); None: not measured.
+    aqm_from_s: Optional[float] = None
     #: The ns-2.35 twin, if the experiment has one.
     ns2: Optional[Ns2Twin] = None
     #: The name of the other reading of the document this experiment belongs to, when it
@@ -416,6 +420,15 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{hw}, key 'outage_s': expected [start, end] in seconds with start < end, "
                                 "such as [20, 21]")
         e.outage_s = (float(o[0]), float(o[1]))
+    aqm = ex.get("aqm")
+    if aqm is not None:
+        aw = f"{where}, [experiment.aqm]"
+        _table_of(aqm, aw, ("from_s",))
+        v = aqm.get("from_s")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+            raise ScenarioError(f"{aw}, key 'from_s': expected the seconds from which the queue's samples count "
+                                "(the scenario's measure_from), a number >= 0 such as 20")
+        e.aqm_from_s = float(v)
     twin = ex.get("ns2")
     if twin is not None:
         tw = f"{where}, [experiment.ns2]"
