@@ -69,8 +69,8 @@ Metric names (docs/reproducing.md#metrics):
   bottleneck queue's ``queue_pkts`` samples over its limit, from the same start).
 - For an experiment with ``[experiment.aqm]`` (`aqm_measures`), reference document 002's
   measures of the bottleneck and of the groups of flows (its subnets), over the
-  measurement window (the scenario's ``measure_from`` to the end; the queue's samples
-  from ``from_s`` on): ``group_goodput_mbps.GROUP`` (a group's total goodput) and
+  measurement window (the scenario's ``measure_from`` to the end, the queue's samples
+  too): ``group_goodput_mbps.GROUP`` (a group's total goodput) and
   ``jain_groups`` (Jain's index over the groups' goodputs, n = the number of groups:
   002's fairness index), ``bottleneck_utilization``, ``bottleneck_loss_rate`` (early
   and overflow drops over arrivals), ``bottleneck_delay_ms`` (mean queueing delay of the
@@ -263,12 +263,14 @@ def smoothness_measures(res: Results, from_s: Any = None, every_s: Any = None,
     return out
 
 
-def aqm_measures(res: Results, from_s: float) -> Dict[str, float]:
+def aqm_measures(res: Results) -> Dict[str, float]:
     """Reference document 002's measures of one run (see the module's list): per group of
-    flows and over the groups, of the bottleneck queue and link, and of retransmissions.
-    The counters (flows, queues, links tables) cover the run's measurement window, the
-    scenario's ``measure_from`` to the end; the queue's samples are taken from `from_s`
-    on. A measure the run cannot give (no group, no queue samples) is left out."""
+    flows and over the groups, of the bottleneck queue and link, and of retransmissions,
+    over the run's measurement window, the scenario's ``measure_from`` to the end (the
+    counters of the flows, queues and links tables cover it; the queue's samples are
+    taken from it on). A measure the run cannot give (no group, no queue samples) is left
+    out."""
+    from_s = float(res.summary.get("measure_from_s") or 0.0)
     out: Dict[str, float] = {}
     f = res.flows
     tcp = f[f["type"] == "tcp"]

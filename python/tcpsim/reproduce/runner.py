@@ -243,8 +243,8 @@ def run_plan(plan: Plan, cache: Path, *, jobs: Optional[int] = None, scheduler: 
                     res, ex.samples.from_s, ex.samples.every_s, ex.samples.buffer_pkts))
             if ex.outage_s is not None:
                 measured[r.run_id].update(handoff_measures(res, ex.outage_s))
-            if ex.aqm_from_s is not None:
-                measured[r.run_id].update(aqm_measures(res, ex.aqm_from_s))
+            if ex.aqm:
+                measured[r.run_id].update(aqm_measures(res))
         m = dict(measured[r.run_id])
         tc = plan.traced.get(key)
         if tc is not None and tc[0] in traced:
