@@ -567,7 +567,10 @@ def _load_variant(path: Path, doc: Dict[str, Any], seen: Tuple[Path, ...]) -> Ex
                                 f"(its cases: {', '.join(names)})")
         e.cases = [c for c in e.cases if c.name in kept]
     for c in e.cases:
-        c.set = {**sets, **c.set}
+        # the case's own keys first, so that a key path into a table the case sets whole
+        # (document 002's "dumbbell.bottleneck.queue.no_drop_rule" into the case's queue)
+        # lands in it; a key both set stays the case's
+        c.set = {**c.set, **{k: v for k, v in sets.items() if k not in c.set}}
     twin = ex.get("ns2", True)
     if twin is not False and twin is not True:
         raise ScenarioError(f"{where}, key 'experiment.ns2': expected false (the reading has no ns-2 twin); "
