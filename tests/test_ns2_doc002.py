@@ -131,7 +131,8 @@ def test_the_window_lines_become_the_measures_by_hand():
     packets of 536 B in the 80 s window (goodput 900 x 536 x 8 / 80 = 48240 b/s and 16080
     b/s; Jain (1200)² / (2 (900² + 300²)) = 0.8); rt-1 took 1300 arrivals, dropped 10
     (4 early), marked 5, sent 1250 packets of 576 B: loss 10 / 1300, utilization
-    1250 x 576 x 8 / (45e6 x 80), retransmitted share (1250 − 1200) / 1250 = 0.04."""
+    1250 x 576 x 8 / (45e6 x 80); the agents sent 1300 data packets, 10 of them again:
+    a retransmitted share of 10 / 1300."""
     lines = ["bottleneck rate_bps=45000000.0", "subnet 0 hosts=1 delay=10ms", "subnet 1 hosts=1 delay=30ms",
              "window t=20 arrivals=100 departures=90 drops=2 early_drops=1 marks=1 departed_bytes=51840 "
              "rexmit_pkts=3 timeouts=1 data_pkts=100",
@@ -151,7 +152,7 @@ def test_the_window_lines_become_the_measures_by_hand():
     assert (m["tcp_retransmits"], m["tcp_timeouts"]) == (10, 1)
     assert m["bottleneck_loss_rate"] == pytest.approx(10 / 1300)
     assert m["bottleneck_utilization"] == pytest.approx(1250 * 576 * 8 / (45e6 * 80))
-    assert m["retransmit_fraction"] == pytest.approx(0.04)
+    assert m["retransmit_fraction"] == pytest.approx(10 / 1300)
     assert m["bottleneck_delay_ms"] == pytest.approx(12.3)
     # the samples of the window only (t >= 20): 4, 8, 0
     assert (m["queue_mean_pkts"], m["queue_max_pkts"]) == (4.0, 8.0)

@@ -152,11 +152,11 @@ def _results(flows, queue_samples, measure_from=20.0):
 def test_aqm_measures_by_hand():
     """Two subnets: subnet0's flows deliver 3 + 1 Mb/s, subnet1's 1 + 1 Mb/s, so Jain
     over the subnets is 6² / (2 (4² + 2²)) = 0.9 (over the four flows it would be
-    36 / (4 · 12) = 0.75); 1000 data packets received, 950 in order: 0.05 retransmitted;
+    36 / (4 · 12) = 0.75); 1000 data packets sent, 50 of them again: 0.05 retransmitted;
     rt-1 dropped 40 of 2000 arrivals; the queue's samples from 20 s: 100, 300."""
     flows = {"name": ["a", "b", "c", "d"], "type": ["tcp"] * 4, "group": ["subnet0", "subnet0", "subnet1", "subnet1"],
-             "goodput_bps": [3e6, 1e6, 1e6, 1e6], "packets_received": [400, 200, 200, 200],
-             "unique_packets": [380, 190, 190, 190]}
+             "goodput_bps": [3e6, 1e6, 1e6, 1e6], "packets_sent": [400, 200, 200, 200],
+             "retransmits": [20, 10, 10, 10]}
     m = aqm_measures(_results(flows, [(10.0, 500.0), (20.0, 100.0), (30.0, 300.0)]))
     assert (m["group_goodput_mbps.subnet0"], m["group_goodput_mbps.subnet1"]) == (4.0, 2.0)
     assert m["jain_groups"] == pytest.approx(0.9)

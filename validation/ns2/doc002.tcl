@@ -15,8 +15,11 @@
 # usage: ns doc002.tcl KEY=VALUE ...
 #   subnets=N           source subnets (default 1)
 #   hosts=N             hosts per subnet (default 100)
+#   sources=N           instead of subnets: N / HOSTS subnets (Table 3-2's "sources")
 #   delays=D0,D1,..     each subnet's source access delay (one value: every subnet's;
-#                       default 10ms)
+#                       default 10ms), or "spread": the subnets' RTTs evenly from 60 to
+#                       140 ms (Table 3-2: 60/100/140 for 3 subnets, 60/80/../140 for 5),
+#                       access delay = RTT / 2 - 20 ms (the thesis' other two links 10 ms)
 #   queue=red|ecn_red|droptail
 #                       the r1->r2 queue: Queue/RED as Table 3-1 (thresh_ 118,
 #                       maxthresh_ 352, linterm_ 10 so max_p 0.1, q_weight_ 0.002,
@@ -37,10 +40,10 @@
 #   T=SECONDS (default 100)     seed=N (default 1)     trace=FILE (trace-all; optional)
 #
 # TCP (thesis §2.2, Appendix A): Agent/TCP/Reno, packetSize_ 536 (+ tcpip_base_hdr_size_
-# 40 = 576 B on the wire), window_ 10000, windowInit_ 1, tcpTick_ 0.5, minrto_ 1,
-# maxrto_ 64 (OPNET's), the initial RTO as rto=; Agent/TCPSink ACKs every packet. ns-2.35
-# defaults otherwise (a 40-byte SYN; ECN: at most one response per window of data, CWR on
-# the next packet).
+# 40 = 576 B on the wire), window_ 10000, windowInit_ 1, tcpTick_ 0.5, minrto_ 1, the
+# initial RTO as rto=; Agent/TCPSink ACKs every packet. ns-2.35 defaults otherwise
+# (maxrto_ 60, a 40-byte SYN; ECN: at most one response per window of data, CWR on the
+# next packet).
 #
 # Queue limits: ns-2's Queue/RED drops an arrival when the packets WAITING in it
 # (q_->length(), the one being transmitted not counted) number limit_ or more, so it
@@ -66,9 +69,15 @@
 #   bottleneck rate_bps=..     the r1->r2 rate (once)
 source [file join [file dirname [info script]] lib.tcl]
 
-array set opt {subnets 1 hosts 100 delays 10ms queue red rto 3 starts zero start_window 1
+array set opt {subnets 1 hosts 100 sources "" delays 10ms queue red rto 3 starts zero start_window 1
                from 20 sample 0.01 T 100 seed 1 trace ""}
 parse_keyword_args doc002.tcl opt
+if {$opt(sources) ne ""} {
+    if {$opt(sources) % $opt(hosts) != 0} {
+        puts stderr "doc002.tcl: sources=$opt(sources) is not a whole number of subnets of $opt(hosts) hosts"; exit 2
+    }
+    set opt(subnets) [expr {$opt(sources) / $opt(hosts)}]
+}
 
 # The thesis' numbers (Table 3-1, §2.2, §2.4.2.1).
 set B 586
@@ -81,7 +90,6 @@ Agent/TCP set window_ 10000
 Agent/TCP set windowInit_ 1
 Agent/TCP set tcpTick_ 0.5
 Agent/TCP set minrto_ 1
-Agent/TCP set maxrto_ 64
 Agent/TCP set rtxcur_init_ $opt(rto)
 
 switch $opt(queue) {
@@ -103,7 +111,15 @@ switch $opt(queue) {
     default { puts stderr "doc002.tcl: queue must be red, ecn_red or droptail"; exit 2 }
 }
 
-set delays [split $opt(delays) ,]
+if {$opt(delays) eq "spread"} {
+    set delays {}
+    for {set k 0} {$k < $opt(subnets)} {incr k} {
+        set rtt [expr {$opt(subnets) > 1 ? 60.0 + 80.0 * $k / ($opt(subnets) - 1) : 60.0}]
+        lappend delays [format %gms [expr {$rtt / 2 - 20}]]
+    }
+} else {
+    set delays [split $opt(delays) ,]
+}
 if {[llength $delays] == 1} { set delays [lrepeat $opt(subnets) $delays] }
 if {[llength $delays] != $opt(subnets)} {
     puts stderr "doc002.tcl: delays gives [llength $delays] delays for $opt(subnets) subnets"; exit 2

@@ -129,33 +129,38 @@ def retransmission_ratio(flows: Any) -> pd.Series:
     return pd.Series(r.to_numpy(), index=df["name"].to_numpy(), name="retransmission_ratio")
 
 
-def retransmission_fraction(packets_received: float, packets_delivered: float) -> float:
-    """The share of the data packets that reached the receivers which carried nothing new:
-    002's (throughput − goodput) / throughput, in packets.
+def retransmission_fraction(packets: float, retransmitted: float) -> float:
+    """The share of retransmitted packets among the data packets: 002's
+    (throughput − goodput) / throughput.
 
-    Definition (002 §2.3.3–2.3.4, "the difference between the throughput and goodput is
-    the number of retransmit packets"): throughput counts every data packet received,
-    retransmissions and duplicates included, goodput the packets delivered in order
-    once. Both are taken in packets here, so the header, which throughput's wire bytes
-    carry and goodput's payload does not, does not enter::
+    Definition (002 §2.3.3–2.3.4): throughput counts m packets (retransmissions
+    included), goodput (m − n) of them, "n packets (n < m) are retransmitted packets"; so
+    "the difference between the throughput and goodput is the number of retransmit
+    packets" and, over the throughput::
 
-        fraction = (received − delivered) / received
+        fraction = n / m = retransmitted / packets
 
-    Raises `ValueError` when nothing was received, a count is negative or not finite, or
-    more was delivered than received.
+    Counted in packets, so the header, which throughput's wire bytes carry and goodput's
+    payload does not, does not enter. The thesis counts them at the sink; a simulator
+    counts them exactly at the sender (``retransmits`` and ``packets_sent`` of the flows
+    table, ns-2's ``nrexmitpack_`` and ``ndatapack_``), which differs only by the
+    retransmissions dropped again.
 
-    Example — 1000 packets reached the receivers, 980 of them new data:
+    Raises `ValueError` when there are no packets, a count is negative or not finite, or
+    more were retransmitted than sent.
 
-    >>> retransmission_fraction(1000, 980)
+    Example — 1000 packets, 20 of them retransmissions:
+
+    >>> retransmission_fraction(1000, 20)
     0.02
     """
-    if not (math.isfinite(packets_received) and math.isfinite(packets_delivered)) or min(packets_received, packets_delivered) < 0:
+    if not (math.isfinite(packets) and math.isfinite(retransmitted)) or min(packets, retransmitted) < 0:
         raise ValueError("retransmission_fraction: counts must be finite and >= 0")
-    if packets_received == 0:
-        raise ValueError("retransmission_fraction: nothing was received; the fraction is undefined")
-    if packets_delivered > packets_received:
-        raise ValueError(f"retransmission_fraction: delivered ({packets_delivered}) exceeds received ({packets_received})")
-    return float((packets_received - packets_delivered) / packets_received)
+    if packets == 0:
+        raise ValueError("retransmission_fraction: no packets; the fraction is undefined")
+    if retransmitted > packets:
+        raise ValueError(f"retransmission_fraction: retransmitted ({retransmitted}) exceeds packets ({packets})")
+    return float(retransmitted / packets)
 
 
 def group_goodput(flows: Any, by: str = "group") -> pd.Series:

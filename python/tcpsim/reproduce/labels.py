@@ -70,7 +70,7 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "queue_mean_pkts": ("mean bottleneck queue (samples)", "packets"),
     "queue_std_pkts": ("standard deviation of the bottleneck queue (samples)", "packets"),
     "queue_max_pkts": ("largest bottleneck queue (samples)", "packets"),
-    "retransmit_fraction": ("retransmitted share of the packets received ((throughput − goodput) / throughput)", ""),
+    "retransmit_fraction": ("retransmitted share of the packets sent ((throughput − goodput) / throughput)", ""),
     # handoff_measures: recovery after an outage
     "recovery_s": ("recovery time after the outage", "s"),
     # group_measures: reference document 000's measures per congestion control and queue

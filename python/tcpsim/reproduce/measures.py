@@ -76,8 +76,8 @@ Metric names (docs/reproducing.md#metrics):
   and overflow drops over arrivals), ``bottleneck_delay_ms`` (mean queueing delay of the
   packets that left the queue), ``queue_mean_pkts``, ``queue_std_pkts`` and
   ``queue_max_pkts`` (of the ``queue_pkts`` samples) and ``retransmit_fraction`` (002's
-  (throughput − goodput) / throughput in packets: data packets received less those
-  delivered in order, over those received).
+  (throughput − goodput) / throughput in packets: the retransmissions among the TCP
+  packets sent, `tcpsim.metrics.retransmission_fraction`).
 - For an experiment with ``[experiment.handoff]`` (`handoff_measures`): ``recovery_s.NAME``
   per flow, the seconds from the end of the outage until its throughput regains its level
   (`tcpsim.metrics.handoff_recovery_time`; ``inf`` if it never does).
@@ -283,9 +283,9 @@ def aqm_measures(res: Results) -> Dict[str, float]:
             for name, bps in groups.items():
                 out[f"group_goodput_mbps.{name}"] = float(bps) / 1e6
             out["jain_groups"] = metrics.jain_index(groups) if groups.sum() > 0 else float("nan")
-    received = float(tcp["packets_received"].sum())
-    if received > 0:
-        out["retransmit_fraction"] = metrics.retransmission_fraction(received, float(tcp["unique_packets"].sum()))
+    sent = float(tcp["packets_sent"].sum())
+    if sent > 0:
+        out["retransmit_fraction"] = metrics.retransmission_fraction(sent, float(tcp["retransmits"].sum()))
     top = _bottleneck(res)
     if top is None:
         return out

@@ -267,13 +267,9 @@ def aqm_measures_from(lines: List[str]) -> Dict[str, float]:
     packets x the flows' packet_size), their sum (``tcp_goodput_mbps``) and Jain's index
     over them; the bottleneck's early and forced drops, marks, loss rate and
     utilization (bytes sent on over rate x window); the mean queueing delay; the queue's
-    samples from the window's start; the retransmissions and timeouts of all agents.
-    ``retransmit_fraction`` is (data packets the bottleneck sent on − packets delivered in
-    order) / packets sent on: every data packet the bottleneck forwards reaches its
-    receiver (rt-2 never drops), so these are the packets received, counted at rt-1
-    rather than at the receivers; packets in flight at the window's two ends make the
-    difference from tcpsim's count at the receivers (about one RTT of packets at each
-    end, which largely cancel)."""
+    samples from the window's start; the retransmissions and timeouts of all agents and
+    ``retransmit_fraction``, the agents' retransmitted packets (``nrexmitpack_``) over
+    their data packets (``ndatapack_``), as tcpsim's flows count them."""
     from ..metrics import jain_index, packet_loss_rate, queue_statistics, retransmission_fraction
 
     windows = [_kv(l) for l in lines if l.startswith("window ")]
@@ -298,8 +294,9 @@ def aqm_measures_from(lines: List[str]) -> Dict[str, float]:
     out["tcp_timeouts"] = d["timeouts"]
     if d["arrivals"] > 0:
         out["bottleneck_loss_rate"] = packet_loss_rate(d["drops"], d["arrivals"])
-    if d["departures"] > 0:
-        out["retransmit_fraction"] = retransmission_fraction(d["departures"], min(sum(delivered), d["departures"]))
+    sent = b["data_pkts"] - a["data_pkts"]
+    if sent > 0:
+        out["retransmit_fraction"] = retransmission_fraction(sent, d["rexmit_pkts"])
     rate = next((_kv(l)["rate_bps"] for l in lines if l.startswith("bottleneck ")), None)
     if rate:
         out["bottleneck_utilization"] = d["departed_bytes"] * 8 / (rate * seconds)
