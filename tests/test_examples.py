@@ -198,6 +198,32 @@ def _red_marks_instead_of_dropping(res, out, doc):
     assert (res.flows["ecn_reductions"] > 0).all() and (res.flows["retransmits"] == 0).all()
 
 
+@fact("subnets_red_ecn.toml")
+def _the_subnet_with_the_shortest_round_trip_gets_the_most(res, out, doc):
+    hosts = [s["hosts"] for s in doc["dumbbell"]["subnets"]]
+    assert res.flows["group"].tolist() == [f"subnet{k}" for k, n in enumerate(hosts) for _ in range(n)]
+    assert set(res.timeseries["entity"]) == {"subnet0", "subnet1", "subnet2", "r1->r2"}
+    goodput = res.group_series().sum()
+    assert goodput["subnet0"] > goodput["subnet1"] > goodput["subnet2"] > 0
+    assert (res.group_series("received_bytes").sum() >= goodput).all()
+    assert _queue(res, "r1->r2")["marks"] > 0
+
+
+@fact("ecn_over_aqm.toml")
+def _fecn_and_mffecn_raise_the_long_rtt_share(res, out, doc):
+    share = {}
+    for k, kind in enumerate(["ecn_red", "mecn_red", "fecn_red", "mffecn_red"]):
+        bottleneck = _queue(res, f"a{k}->b{k}")
+        assert bottleneck["kind"] == kind and bottleneck["marks"] > 0
+        assert bottleneck["early_drops"] == 0 and bottleneck["overflow_drops"] == 0
+        goodput = res.flows.set_index("name")["goodput_bps"]
+        long = goodput[goodput.index.str.startswith(f"{kind}_long")].sum()
+        short = goodput[goodput.index.str.startswith(f"{kind}_short")].sum()
+        share[kind] = long / short
+    assert share["ecn_red"] < 0.5 and share["mecn_red"] < 0.5, share
+    assert share["fecn_red"] > 0.75 and share["mffecn_red"] > 0.75, share
+
+
 @fact("drr_fairness.toml")
 def _drr_shares_the_link_evenly(res, out, doc):
     sources = res.flows

@@ -807,7 +807,7 @@ def test_groups_by_flow_name_patterns_may_overlap_and_warn_when_empty(tmp_path, 
 
 @pytest.mark.parametrize("groups, expected", [
     ('by = "cca"', "myspec.toml, line 4, key 'sweep.groups.by': expected a column of the flows table, one "
-                   "of 'type', 'from', 'to', 'recovery', 'cc', got \"cca\"; did you mean 'cc'?"),
+                   "of 'type', 'from', 'to', 'recovery', 'cc', 'group', got \"cca\"; did you mean 'cc'?"),
     ('by = "name"', "to group flows by name, give [sweep.groups.flows] patterns"),
     ('by = ["cc"]', "key 'sweep.groups.by': expected a column of the flows table"),
     ('bye = "cc"', "myspec.toml, line 3, key 'sweep.groups': unknown key 'bye'; did you mean 'by'?"),

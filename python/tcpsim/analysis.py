@@ -191,12 +191,14 @@ def _sums(samples: pd.DataFrame, metric: str) -> pd.Series:
 
 
 def _window_flows(flows: pd.DataFrame, inside: pd.DataFrame, w_start: float, w_end: float, length: float) -> pd.DataFrame:
-    keep = [c for c in ("name", "type", "from", "to", "recovery", "cc", "start_s", "stop_s") if c in flows.columns]
+    keep = [c for c in ("name", "type", "from", "to", "group", "recovery", "cc", "start_s", "stop_s") if c in flows.columns]
     out = flows[keep].copy().reset_index(drop=True)
     delivered = _sums(inside, DELIVERED)
     out["goodput_bytes"] = out["name"].map(delivered).astype(float)
     out["goodput_bps"] = out["goodput_bytes"] * 8.0 / length
     received = _sums(inside, RECEIVED)
+    # Flow groups' received_bytes series are not the flows'.
+    received = received[received.index.isin(out["name"])]
     if not received.empty:
         out["throughput_bps"] = out["name"].map(received).astype(float) * 8.0 / length
     if "start_s" in out.columns and "stop_s" in out.columns:

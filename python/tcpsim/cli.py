@@ -498,6 +498,9 @@ def format_report(results, flow_rows: Optional[int] = None) -> str:
     if head:
         parts.append(head)
     parts.append(format_flows(results.flows, results.summary, flow_rows))
+    groups = format_groups(results.flows, results.summary)
+    if groups:
+        parts.append(groups)
     queues = format_queues(results.queues, results.links)
     if queues:
         parts.append(queues)
@@ -567,6 +570,36 @@ def format_flows(flows, summary=None, max_rows: Optional[int] = None) -> str:
         tail += (f"\n({hidden} of {len(flows)} flows not shown: the table holds the highest and lowest "
                  "goodputs; --all prints every row)")
     return f"Flows\n{table}\n{tail}"
+
+
+def format_groups(flows, summary=None) -> str:
+    """The flow groups (the flows' ``group``), one row each: flows, aggregate goodput
+    over the measurement window, share, Jain's index inside the group; then Jain's index
+    over the groups' goodputs (reference document 002's fairness over subnets). "" when
+    no flow has a group."""
+    if "group" not in flows or "goodput_bytes" not in flows:
+        return ""
+    named = flows[flows["group"].fillna("").astype(str) != ""]
+    if named.empty:
+        return ""
+    from .analysis import jain
+
+    summary = summary or {}
+    window = float(summary.get("duration_s", float("nan"))) - float(summary.get("measure_from_s") or 0.0)
+    total = float(named["goodput_bytes"].sum())
+    rows, goodputs = [], []
+    for group, members in named.groupby("group", sort=False):
+        delivered = float(members["goodput_bytes"].sum())
+        goodputs.append(delivered * 8.0 / window if window > 0 else float("nan"))
+        rows.append([
+            str(group), str(len(members)), _num(goodputs[-1], 1e-6, "{:.3f}"),
+            _num(delivered / total if total > 0 else float("nan"), 1.0, "{:.3f}"),
+            _num(jain(members["goodput_bps"]), 1.0, "{:.3f}"),
+        ])
+    table = _table(["group", "flows", "goodput Mbps", "share", "Jain in group"], rows,
+                   right=[False, True, True, True, True])
+    tail = f"Jain fairness index over the {len(rows)} groups {jain(goodputs):.3f}" if len(rows) > 1 else ""
+    return f"Groups\n{table}" + (f"\n{tail}" if tail else "")
 
 
 def format_queues(queues, links=None, limit: int = 8) -> str:

@@ -86,6 +86,12 @@ SCHEMAS: Dict[str, Dict[str, str]] = {
 }
 
 
+#: Columns a table has in some runs only, with their types: the flows table's ``group``
+#: (after ``to``) when some flow of the scenario has ``group = "..."``, empty for the
+#: flows without one.
+OPTIONAL_COLUMNS: Dict[str, Dict[str, str]] = {"flows": {"group": "str"}}
+
+
 #: The summary the core gives of each value a flow's window control records for
 #: measurement (`CongestionControl::recorded`, e.g. Reno + γ's ``gamma``): flows-table
 #: columns ``NAME_count``, ``NAME_mean``, ``NAME_min`` and ``NAME_max`` over the
@@ -114,7 +120,7 @@ def _frame(table: str, columns: Mapping[str, list]) -> pd.DataFrame:
     a Python list element by element, which took 0.8 s of a 100 000-flow run's 0.9 s here
     (400 000 queues and links); typed arrays take a third of that."""
     if columns and len(next(iter(columns.values()))) > 0:
-        schema = SCHEMAS[table]
+        schema = {**SCHEMAS[table], **OPTIONAL_COLUMNS.get(table, {})}
         return pd.DataFrame({name: _column(values, schema.get(name)) for name, values in columns.items()})
     names = list(columns) if columns else list(SCHEMAS[table])
     schema = SCHEMAS[table]
@@ -178,9 +184,29 @@ class Results:
         """The metric names present in the time series."""
         return sorted(self.timeseries["metric"].unique().tolist()) if len(self.timeseries) else []
 
+    @property
+    def groups(self) -> List[str]:
+        """The run's flow groups (the flows' ``group``), in order of first appearance;
+        empty when no flow has one."""
+        if "group" not in self.flows.columns:
+            return []
+        return [g for g in pd.unique(self.flows["group"]) if isinstance(g, str) and g]
+
+    def group_series(self, metric: str = "delivered_bytes") -> pd.DataFrame:
+        """A metric of the flow groups' time series in wide form, one column per sampled
+        group: ``delivered_bytes`` (in-order payload of the group's flows per interval)
+        or ``received_bytes`` (wire bytes of every data packet that reached the group's
+        receivers, duplicates included). Empty without monitored groups."""
+        groups = self.groups
+        if not groups:
+            return pd.DataFrame(index=pd.Index([], name="time_s", dtype="float64"))
+        return self.series(metric, groups)
+
     def series(self, metric: str, entities: Optional[Iterable[str]] = None) -> pd.DataFrame:
         """One metric of the time series in wide form: index ``time_s``, one column per
-        entity (flow name or queue ``"a->b"``). Empty if the metric was not sampled."""
+        entity (flow name, flow group name or queue ``"a->b"``). Empty if the metric
+        was not sampled. ``delivered_bytes`` is sampled for flows and groups alike:
+        pass `entities` (or use `group_series`) to keep them apart."""
         ts = self.timeseries
         sel = ts[ts["metric"] == metric]
         if entities is not None:

@@ -323,15 +323,21 @@ class Dumbbell(_Table):
     """``[dumbbell]``: nodes ``r1``, ``r2``, ``s0..``, ``d0..``; links ``s{i}-r1``,
     ``r1-r2`` (the bottleneck) and ``r2-d{i}``.
 
-    `access_delays`, one per pair, overrides `access.delay` on the source side."""
+    Give either `pairs` (with optional `access_delays`, one per pair, overriding
+    `access.delay` on the source side) or `subnets`, a list of dicts
+    ``{"hosts": 100, "access_delay": "10ms"}`` (optionally ``"access_rate"``): the pairs
+    subnet by subnet, each subnet's delay and rate on the source side. `bottleneck` and
+    `access` are required (the core says so when they are missing)."""
 
-    pairs: int
-    bottleneck: Any
-    access: Any
+    pairs: Optional[int] = None
+    bottleneck: Any = None
+    access: Any = None
     access_delays: Optional[List[str]] = None
+    subnets: Optional[List[Dict[str, Any]]] = None
 
     def __post_init__(self) -> None:
         self.access_delays = _listify(self.access_delays)
+        self.subnets = _listify(self.subnets)
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any], path: str) -> "Dumbbell":
@@ -450,16 +456,20 @@ def _flow_from_dict(data: Any, path: str):
 class Monitor(_Table):
     """``[monitor]``: what the time series samples and how often.
 
-    Without `interval` no time series is kept. `flows` and `queues` are ``"all"``,
-    ``"none"`` or a list of flow names / queue names (``"a->b"``)."""
+    Without `interval` no time series is kept. `flows`, `queues` and `groups` are
+    ``"all"``, ``"none"`` or a list of flow names / queue names (``"a->b"``) / flow
+    group names (the flows' ``group``; each sampled group gets ``delivered_bytes`` and
+    ``received_bytes`` series)."""
 
     interval: Optional[str] = None
     flows: Names = None
     queues: Names = None
+    groups: Names = None
 
     def __post_init__(self) -> None:
         self.flows = _listify(self.flows)
         self.queues = _listify(self.queues)
+        self.groups = _listify(self.groups)
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any], path: str) -> "Monitor":

@@ -14,7 +14,7 @@
 use crate::agent::{cbr, tcp, tfrc, SourceModel};
 use crate::model::{required, Chosen, Family, FamilyModel, ModelSpec, ParamType};
 use crate::net::error::{blackout, uniform, LinkErrorModel};
-use crate::queue::{droptail, drr, red, red_n, QueueModel};
+use crate::queue::{dred, droptail, drr, ecn_dred, ecn_red, fecn_red, mecn_red, mffecn_red, red, red_n, QueueModel};
 use crate::tcp::cc::{self, CcModel};
 use crate::tcp::receiver::{self, ReceiverModel};
 use crate::tcp::recovery::{self, RecoveryModel};
@@ -39,7 +39,18 @@ pub static RECOVERIES: &[&RecoveryModel] = &[
 pub static RECEIVERS: &[&ReceiverModel] = &[&receiver::every_packet::MODEL, &receiver::delayed::MODEL];
 
 /// Queue disciplines: a link direction's `queue`.
-pub static QUEUES: &[&QueueModel] = &[&droptail::MODEL, &red::MODEL, &red_n::MODEL, &drr::MODEL];
+pub static QUEUES: &[&QueueModel] = &[
+    &droptail::MODEL,
+    &red::MODEL,
+    &red_n::MODEL,
+    &drr::MODEL,
+    &ecn_red::MODEL,
+    &mecn_red::MODEL,
+    &fecn_red::MODEL,
+    &mffecn_red::MODEL,
+    &dred::MODEL,
+    &ecn_dred::MODEL,
+];
 
 /// Link error models: a link direction's `error_model`.
 pub static ERROR_MODELS: &[&LinkErrorModel] = &[&blackout::MODEL, &uniform::MODEL];

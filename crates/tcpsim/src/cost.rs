@@ -269,8 +269,8 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
     Estimate { memory, samples, events, parts }
 }
 
-/// Time-series values the monitor records: sample times × the series (per sampled flow
-/// and queue, one per metric); at least the sample times, each an event even with
+/// Time-series values the monitor records: sample times × the series (per sampled flow,
+/// flow group and queue, one per metric); at least the sample times, each an event even with
 /// nothing selected.
 pub fn samples(scenario: &Scenario) -> u64 {
     let Some(interval) = scenario.monitor.interval else { return 0 };
@@ -282,6 +282,8 @@ pub fn samples(scenario: &Scenario) -> u64 {
             series += f.source.config.sampled().len() as u64 + 1;
         }
     }
+    // Each sampled flow group: delivered_bytes and received_bytes.
+    series += 2 * scenario.groups.iter().filter(|g| scenario.monitor.groups.includes(g)).count() as u64;
     for l in &scenario.links {
         for (from, to, queue) in [(l.a, l.b, &l.models.queue_ab), (l.b, l.a, &l.models.queue_ba)] {
             if scenario.monitor.queues.includes(&scenario.queue_name(from, to)) {
@@ -337,7 +339,7 @@ pub fn check(scenario: &Scenario, estimate: &Estimate, limits: &Limits) -> Resul
             scenario.monitor.line,
             format!(
                 "the monitor would record {} samples ({times} sample times x {series} series), more than the limit of {}: \
-                 expected an interval of at least {shortest:.3e} s, fewer flows or queues in [monitor], or a higher limit \
+                 expected an interval of at least {shortest:.3e} s, fewer flows, groups or queues in [monitor], or a higher limit \
                  (--max-samples N for tcpsim-run and tcpsim run)",
                 estimate.samples, limits.max_samples
             ),

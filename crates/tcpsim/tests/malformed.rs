@@ -363,6 +363,104 @@ fn cases() -> Vec<Case> {
             "dumbbell.access_delays",
             "time",
         ),
+        // --- subnets (reference document 002) ---
+        case(
+            "dumbbell subnets beside pairs",
+            dumbbell("subnets = [{ hosts = 2 }]\n").replace("pairs = 2", "pairs = 2 # <-") + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.pairs",
+            "either subnets or pairs",
+        ),
+        case(
+            "dumbbell subnets beside access_delays",
+            dumbbell("subnets = [{ hosts = 2 }]\naccess_delays = [\"1ms\", \"2ms\"] # <-\n").replace("pairs = 2\n", "")
+                + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.access_delays",
+            "remove 'access_delays'",
+        ),
+        case(
+            "dumbbell without pairs or subnets",
+            dumbbell("").replace("pairs = 2\n", "").replace("[dumbbell]", "[dumbbell] # <-") + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell",
+            "subnets = [{ hosts = N",
+        ),
+        case(
+            "dumbbell subnets empty",
+            dumbbell("subnets = [] # <-\n").replace("pairs = 2\n", "") + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.subnets",
+            "at least one subnet",
+        ),
+        case(
+            "dumbbell subnet without hosts",
+            dumbbell("subnets = [{ hosts = 1 }, { access_delay = \"5ms\" }] # <-\n").replace("pairs = 2\n", "")
+                + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.subnets[1]",
+            "missing key 'hosts'",
+        ),
+        case(
+            "dumbbell subnet hosts zero",
+            dumbbell("subnets = [{ hosts = 0 }] # <-\n").replace("pairs = 2\n", "") + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.subnets[0].hosts",
+            "integer from 1",
+        ),
+        case(
+            "dumbbell subnet bad access_delay",
+            dumbbell("subnets = [{ hosts = 2, access_delay = \"10Mbps\" }] # <-\n").replace("pairs = 2\n", "")
+                + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.subnets[0].access_delay",
+            "time",
+        ),
+        case(
+            "dumbbell subnet unknown key",
+            dumbbell("subnets = [{ hosts = 2, delay = \"10ms\" }] # <-\n").replace("pairs = 2\n", "")
+                + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.subnets[0].delay",
+            "access_delay",
+        ),
+        case(
+            "dumbbell subnets not tables",
+            dumbbell("subnets = [100, 100] # <-\n").replace("pairs = 2\n", "") + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.subnets",
+            "list of tables",
+        ),
+        case(
+            "dumbbell subnets hosts too many",
+            dumbbell("subnets = [{ hosts = 60000 }, { hosts = 60000 }] # <-\n").replace("pairs = 2\n", "")
+                + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
+            "dumbbell.subnets[1].hosts",
+            "at most 100000 hosts",
+        ),
+        // --- flow groups ---
+        case("group division by zero", graph("", &format!("group = \"g{{i/0}}\" {m}\n")), "flow[0].group", "{i/K}"),
+        case("group remainder malformed", graph("", &format!("group = \"g{{i%x}}\" {m}\n")), "flow[0].group", "got \"{i%x}\""),
+        case("node index malformed", graph("", "").replace("[[flow]]\nfrom = \"a\"\nto = \"b\"", "[[flow]]\nfrom = \"a\"\nto = \"b{i-1}\" # <-"), "flow[0].to", "{i+K}"),
+        case("group empty", graph("", &format!("group = \"\" {m}\n")), "flow[0].group", "group name"),
+        case("group like a queue", graph("", &format!("group = \"a->b\" {m}\n")), "flow[0].group", "'->'"),
+        case("group not a string", graph("", &format!("group = 3 {m}\n")), "flow[0].group", "string"),
+        case(
+            "group named like a flow",
+            graph("", "name = \"x\"\ngroup = \"y\"\n[[flow]]\nname = \"y\"\nfrom = \"b\"\nto = \"a\"\ngroup = \"x\"\n")
+                .replace("[[flow]]\nfrom = \"a\"", "[[flow]] # <-\nfrom = \"a\""),
+            "flow[0].group",
+            "also the name of a flow",
+        ),
+        case(
+            "monitor unknown group",
+            graph("", "group = \"g1\"\n") + &format!("[monitor]\ninterval = \"10ms\"\ngroups = [\"g2\"] {m}\n"),
+            "monitor.groups",
+            "unknown group \"g2\"; did you mean \"g1\"?",
+        ),
+        case(
+            "monitor group without groups",
+            graph("", "") + &format!("[monitor]\ninterval = \"10ms\"\ngroups = [\"g\"] {m}\n"),
+            "monitor.groups",
+            "no flow has a group",
+        ),
+        case(
+            "monitor groups a word",
+            graph("", "group = \"g\"\n") + &format!("[monitor]\ninterval = \"10ms\"\ngroups = \"some\" {m}\n"),
+            "monitor.groups",
+            "\"all\", \"none\" or a list",
+        ),
         case(
             "dumbbell pairs zero",
             dumbbell("").replace("pairs = 2", "pairs = 0 # <-") + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",

@@ -200,6 +200,10 @@ def throughput_series(timeseries: Any, interval: Optional[float] = None) -> pd.D
     ``interval`` (seconds): the monitor interval ``I``; by default inferred from the
     spacing of the sample times (`ValueError` if they are not evenly spaced).
 
+    Flow groups (``[monitor] groups``) have ``delivered_bytes`` series too: given
+    `tcpsim.Results`, their columns are left out (the flows table names the groups); a
+    bare time-series DataFrame is taken as it is.
+
     Returns a wide DataFrame: index ``time_s`` (end of each interval), one column per flow
     (in order of first appearance), values in bit/s.
 
@@ -210,6 +214,9 @@ def throughput_series(timeseries: Any, interval: Optional[float] = None) -> pd.D
     """
     ts = _table(timeseries, "timeseries", ["time_s", "entity", "metric", "value"])
     sel = ts[ts["metric"] == "delivered_bytes"]
+    groups = getattr(timeseries, "groups", None)
+    if groups:
+        sel = sel[~sel["entity"].isin(groups)]
     if sel.empty:
         raise ValueError(
             "throughput_series: the time series has no delivered_bytes samples "

@@ -70,6 +70,9 @@ def plot_throughput(results: Results, path: Optional[PathLike] = None, *,
     In-order delivery is bursty (a recovered hole releases a window at once), so each
     curve is a centred moving average over `average` seconds (None: raw intervals)."""
     fig, ax = _new_axes(ax)
+    if flows is None and results.groups:
+        # Flow groups have delivered_bytes series too: per-flow curves only.
+        flows = [n for n in results.flows["name"] if n not in set(results.groups)]
     wide, interval = interval_series(results, DELIVERED, flows)
     if interval is None:
         _no_data(ax, "delivered-bytes samples")

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from .._core import ScenarioError
 from ..analysis import jain
 from ..models import closest
-from ..results import SCHEMAS
+from ..results import OPTIONAL_COLUMNS, SCHEMAS
 
 #: The columns of each group, and what they mean (plots label their axes with it).
 GROUP_METRICS: Dict[str, Tuple[str, str, float]] = {
@@ -43,8 +43,10 @@ GROUP_METRICS: Dict[str, Tuple[str, str, float]] = {
 }
 
 #: Columns of the flows table a spec may group by: its text columns but the flow name
-#: (a group per flow is the flows table itself).
-GROUP_BY_COLUMNS = tuple(c for c, t in SCHEMAS["flows"].items() if t == "str" and c != "name")
+#: (a group per flow is the flows table itself), with ``group`` (the flows' own groups,
+#: such as their source subnet), which a run has only when its flows name groups.
+GROUP_BY_COLUMNS = tuple(c for c, t in {**SCHEMAS["flows"], **OPTIONAL_COLUMNS["flows"]}.items()
+                         if t == "str" and c != "name")
 
 _GROUP_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -74,7 +76,9 @@ class FlowGroups:
 
     def metrics(self, flows, summary: Mapping[str, Any]) -> Dict[str, Any]:
         """The group columns of one run, from its flows table and summary."""
-        if self.by is not None:  # a flow without a value (a CBR flow's cc) is in no group
+        if self.by is not None and self.by not in flows.columns:
+            members = {}  # an optional column (group) this run does not have: no groups
+        elif self.by is not None:  # a flow without a value (a CBR flow's cc) is in no group
             values = flows[self.by].fillna("").astype(str)
             members = {g: flows[values == g] for g in sorted(set(values) - {""})}
         else:

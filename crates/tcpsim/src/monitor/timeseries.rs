@@ -3,11 +3,16 @@
 //! Per TCP flow: `cwnd` and `ssthresh` (packets), `srtt_s` (seconds), and for every flow
 //! `delivered_bytes` (payload delivered in order since the previous sample). Per queue:
 //! `queue_pkts` (waiting packets), for RED `red_avg_pkts` (the average, in packets; in
-//! byte mode the byte average divided by `mean_packet_size`), and since the previous
+//! byte mode the byte average divided by `mean_packet_size`), for the ECN-over-RED queues
+//! also `queue_ce_pkts` (the CE-marked packets waiting), and since the previous
 //! sample `arrivals`, `early_drops`, `overflow_drops`, `marks` (counts), `sojourn_s` (the
 //! mean queueing delay of the packets that left the queue, seconds; no sample when none
 //! left)
-//! and `utilization` (bits that started transmission / (rate × interval)).
+//! and `utilization` (bits that started transmission / (rate × interval)). Per flow group
+//! (the flows with one `group`; entity = the group's name), since the previous sample:
+//! `delivered_bytes` (the group's flows' in-order payload) and `received_bytes` (wire
+//! bytes of every data packet that reached the group's receivers, duplicates and
+//! retransmissions included: the "throughput" of reference document 002 §1.5).
 
 use crate::engine::Dur;
 use crate::results::{Column, Table};
@@ -25,11 +30,27 @@ pub struct QueueCounts {
     pub sojourn_sum: u128,
 }
 
+/// A sampled flow group: its flows and their summed counters at the previous sample.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GroupSeries {
+    pub entity: u32,
+    /// Indices of the group's flows.
+    pub flows: Vec<u32>,
+    /// In-order payload bytes the group's flows had delivered.
+    pub delivered_bytes: u64,
+    /// Data bytes on the wire that had reached the group's receivers.
+    pub received_bytes: u64,
+}
+
 #[derive(Debug, Clone)]
 pub struct TimeSeries {
     pub interval: Dur,
     /// (flow index, entity id) of the sampled flows.
     pub flow_entities: Vec<(usize, u32)>,
+    /// In-order payload bytes each sampled flow had delivered at the previous sample.
+    pub flow_delivered_previous: Vec<u64>,
+    /// The sampled flow groups.
+    pub groups: Vec<GroupSeries>,
     /// (link direction index, entity id) of the sampled queues.
     pub queue_entities: Vec<(usize, u32)>,
     /// Counters of each sampled queue at the previous sample.
@@ -47,6 +68,8 @@ impl TimeSeries {
         TimeSeries {
             interval,
             flow_entities: Vec::new(),
+            flow_delivered_previous: Vec::new(),
+            groups: Vec::new(),
             queue_entities: Vec::new(),
             queue_previous: Vec::new(),
             entity_names: Vec::new(),

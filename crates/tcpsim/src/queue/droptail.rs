@@ -168,10 +168,10 @@ impl QueueDiscipline for DropTail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::PacketKind;
+    use crate::engine::{Ecn, PacketKind};
 
     fn arrival(id: u32, size: u32) -> Arrival {
-        Arrival { id, size, ect: false, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 }
+        Arrival { id, size, ecn: Ecn::NotEct, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 }
     }
 
     fn enq(q: &mut DropTail, a: Arrival) -> Verdict {

@@ -356,6 +356,7 @@ impl QueueDiscipline for Drr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Ecn;
     use crate::queue::QueueAction;
 
     fn drr(limit: Limit, quantum: u64) -> Drr {
@@ -364,7 +365,7 @@ mod tests {
 
     /// A data packet sent by node `source`.
     fn from(source: u32, id: u32, size: u32) -> Arrival {
-        Arrival { id, size, ect: false, flow: source, kind: PacketKind::Data, source, rtt_hint: 0 }
+        Arrival { id, size, ecn: Ecn::NotEct, flow: source, kind: PacketKind::Data, source, rtt_hint: 0 }
     }
 
     /// Offers an arrival; returns the verdict and the ids pushed out.
@@ -541,8 +542,8 @@ mod tests {
 
     #[test]
     fn classes_by_source_node_or_by_flow() {
-        let ack = |flow, source, id| Arrival { id, size: 40, ect: false, flow, kind: PacketKind::Ack, source, rtt_hint: 0 };
-        let data = |flow, source, id| Arrival { id, size: 1000, ect: false, flow, kind: PacketKind::Data, source, rtt_hint: 0 };
+        let ack = |flow, source, id| Arrival { id, size: 40, ecn: Ecn::NotEct, flow, kind: PacketKind::Ack, source, rtt_hint: 0 };
+        let data = |flow, source, id| Arrival { id, size: 1000, ecn: Ecn::NotEct, flow, kind: PacketKind::Data, source, rtt_hint: 0 };
         // Flows 0 and 1 both sent by node 2; flow 0's ACKs by node 3.
         let packets = [data(0, 2, 0), data(1, 2, 1), ack(0, 3, 2)];
         let mut by_source = drr(Limit::Bytes(100_000), 250);

@@ -5,20 +5,29 @@
 //! keeps the counters (arrivals, departures, drops by reason, marks, lengths, sojourn), so
 //! a discipline contains only its algorithm.
 
+pub mod ce_fifo;
+pub mod dred;
+pub mod dred_core;
+pub mod ecn_dred;
 pub mod droptail;
 pub mod drr;
+pub mod ecn_red;
+pub mod fecn_red;
+pub mod mecn_red;
+pub mod mffecn_red;
 pub mod red;
 pub mod red_core;
 pub mod red_n;
 pub mod red_params;
 pub mod sred_estimator;
 
+pub use ce_fifo::CeFifo;
 pub use droptail::{DropTail, DropTailParams};
 pub use drr::{Drr, DrrParams};
 pub use red::{Red, RedParams};
 pub use red_n::{RedN, RedNParams};
 
-use crate::engine::{Dur, PacketId, PacketKind, RandomStream, SimTime};
+use crate::engine::{Dur, Ecn, PacketId, PacketKind, RandomStream, SimTime};
 use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};
 
 /// A queue discipline as the catalogue lists it: its spec, how a configuration of it
@@ -89,8 +98,8 @@ pub struct Arrival {
     pub id: PacketId,
     /// Size on the wire, bytes.
     pub size: u32,
-    /// The packet is ECN-capable (ECT(0), ECT(1) or already CE).
-    pub ect: bool,
+    /// The packet's ECN codepoint as it arrives (`ect()`, `ce()`).
+    pub ecn: Ecn,
     /// The flow it belongs to (index in the scenario's flows).
     pub flow: u32,
     /// Data, ACK or datagram.
@@ -101,6 +110,19 @@ pub struct Arrival {
     pub source: u32,
     /// The sender's RTT written into the packet (FECN), picoseconds; 0 if none.
     pub rtt_hint: Dur,
+}
+
+impl Arrival {
+    /// The packet is ECN-capable (ECT(0), ECT(1) or already CE): it may be marked.
+    pub fn ect(&self) -> bool {
+        self.ecn.capable()
+    }
+
+    /// The packet arrives already CE-marked (an earlier hop marked it): a queue that
+    /// counts the CE-marked packets it holds (`CeFifo`) counts it from its arrival on.
+    pub fn ce(&self) -> bool {
+        self.ecn == Ecn::Ce
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

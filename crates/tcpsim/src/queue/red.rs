@@ -171,7 +171,7 @@ impl RedQueue {
                 // With `ecn`, an ECN-capable packet is marked instead (with `use_mark_p`,
                 // only while p_b < mark_p).
                 let p = core.params();
-                if p.ecn && arrival.ect && (!p.use_mark_p || p_b < p.mark_p) {
+                if p.ecn && arrival.ect() && (!p.use_mark_p || p_b < p.mark_p) {
                     Verdict::Marked
                 } else {
                     Verdict::Dropped(DropReason::Early)
@@ -229,7 +229,7 @@ pub(crate) use red_queue_methods;
 mod tests {
     use super::*;
     use crate::engine::time::PS_PER_MS;
-    use crate::engine::PacketKind;
+    use crate::engine::{Ecn, PacketKind};
     use crate::model::Value as V;
 
     fn check(c: &crate::model::ModelConfig) -> Result<(), crate::model::ParamError> {
@@ -245,7 +245,7 @@ mod tests {
     }
 
     fn arrival(id: u32) -> Arrival {
-        Arrival { id, size: 1000, ect: false, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 }
+        Arrival { id, size: 1000, ecn: Ecn::NotEct, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 }
     }
 
     trait At {
@@ -418,7 +418,7 @@ mod tests {
         r.queue.core.vars.avg = 14.0 / (1.0 - r.queue.core.weight);
         r.queue.core.vars.old = true;
         r.queue.core.vars.count = 1000;
-        let ect = Arrival { id: 7, size: 1000, ect: true, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
+        let ect = Arrival { id: 7, size: 1000, ecn: Ecn::Ect0, flow: 0, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
         assert_eq!(r.enq(ect, 0), Verdict::Marked);
         r.queue.core.vars.count = 1000;
         assert_eq!(r.enq(arrival(8), 0), Verdict::Dropped(DropReason::Early));

@@ -125,6 +125,15 @@ impl RedCore {
     // it out of line, +0.5 % instructions in benchmark B1 (docs/performance.md).
     #[inline(always)]
     pub fn on_arrival(&mut self, q: f64, size: u32) -> RedDecision {
+        self.on_arrival_with_max_p(q, size, |p| p.max_p)
+    }
+
+    /// `on_arrival` with max_p for this packet given by `max_p` in place of the
+    /// parameter's (FECN, `fecn_red.rs`, scales it by the packet's RTT). Inlined into
+    /// `on_arrival`, and `max_p` read only where p_b needs it, so RED pays nothing for it
+    /// (passing max_p as a value cost one instruction per RED arrival).
+    #[inline(always)]
+    pub fn on_arrival_with_max_p(&mut self, q: f64, size: u32, max_p: impl Fn(&RedParams) -> f64) -> RedDecision {
         self.update_average(q);
         self.vars.count += 1;
         self.vars.count_bytes += size as u64;
@@ -146,7 +155,7 @@ impl RedCore {
             return RedDecision::Pass;
         }
         // Step 4's random test (ns-2 `drop_early`).
-        let p_b = self.base_probability(avg);
+        let p_b = self.base_probability_with_max_p(avg, max_p(&self.params));
         let p_a = self.drop_probability(p_b, size);
         if self.random.uniform() > p_a {
             return RedDecision::Pass;
@@ -199,16 +208,20 @@ impl RedCore {
 
     /// p_b of the header (ns-2 `calculate_p_new`).
     pub fn base_probability(&self, avg: f64) -> f64 {
-        let p = &self.params;
+        self.base_probability_with_max_p(avg, self.params.max_p)
+    }
+
+    /// p_b with `max_p` given (a variant's per-packet max_p).
+    pub fn base_probability_with_max_p(&self, avg: f64, max_p: f64) -> f64 {
         let p_b = if avg >= self.max_th {
-            if p.gentle {
+            if self.params.gentle {
                 // p_b = c·avg + d with c = (1 − max_p)/max_th, d = 2·max_p − 1.
-                (1.0 - p.max_p) / self.max_th * avg + (2.0 * p.max_p - 1.0)
+                (1.0 - max_p) / self.max_th * avg + (2.0 * max_p - 1.0)
             } else {
                 1.0
             }
         } else {
-            p.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
+            max_p * (avg - self.min_th) / (self.max_th - self.min_th)
         };
         p_b.min(1.0)
     }

@@ -329,7 +329,7 @@ impl QueueDiscipline for RedN {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::PacketKind;
+    use crate::engine::{Ecn, PacketKind};
 
     fn config(pairs: &[(&'static str, V)]) -> ModelConfig {
         let mut c = SPEC.defaults();
@@ -424,7 +424,7 @@ mod tests {
         assert_eq!(q.n(), 10.0);
         let mut actions = Vec::new();
         for id in 0..2000 {
-            let a = Arrival { id, size: 1000, ect: false, flow: 7, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
+            let a = Arrival { id, size: 1000, ecn: Ecn::NotEct, flow: 7, kind: PacketKind::Data, source: 0, rtt_hint: 0 };
             q.enqueue(&mut QueueCtx::new(id as u64 * 1_000_000_000, &mut actions), a);
             q.dequeue(&mut QueueCtx::new(id as u64 * 1_000_000_000, &mut actions));
         }

@@ -138,13 +138,7 @@ impl RedParams {
     /// shares, with the thresholds (and the target delay of automatic ones) given: a
     /// variant that sets its thresholds itself (queue/red_n.rs) has no such keys.
     pub(crate) fn from_shared_config(c: &ModelConfig, min_th: Threshold, max_th: Threshold, target_delay: Dur) -> Self {
-        let weight = match c.get("weight") {
-            V::Choice("auto") => QueueWeight::Auto,
-            V::Choice("auto_1s") => QueueWeight::Auto1s,
-            V::Choice("auto_100ms") => QueueWeight::Auto100ms,
-            V::Choice(w) => unreachable!("weight {w:?} is not among the registered words"),
-            _ => QueueWeight::Fixed(c.number("weight")),
-        };
+        let weight = weight_from_config(c);
         RedParams {
             limit: c.limit("limit"),
             min_th,
@@ -161,6 +155,17 @@ impl RedParams {
             use_mark_p: c.boolean("use_mark_p"),
             mark_p: c.number("mark_p"),
         }
+    }
+}
+
+/// The weight of a configuration with RED's `weight` parameter (`WEIGHT`).
+pub(crate) fn weight_from_config(c: &ModelConfig) -> QueueWeight {
+    match c.get("weight") {
+        V::Choice("auto") => QueueWeight::Auto,
+        V::Choice("auto_1s") => QueueWeight::Auto1s,
+        V::Choice("auto_100ms") => QueueWeight::Auto100ms,
+        V::Choice(w) => unreachable!("weight {w:?} is not among the registered words"),
+        _ => QueueWeight::Fixed(c.number("weight")),
     }
 }
 

@@ -134,6 +134,8 @@ pub struct FlowSpec {
     /// Where the flow was declared (for errors found while building, e.g. no route).
     pub line: Option<usize>,
     pub key: String,
+    /// The flow's group (`group = "..."`): an index into [`Scenario::groups`].
+    pub group: Option<u32>,
 }
 
 /// Which entities a monitor samples.
@@ -158,6 +160,8 @@ pub struct MonitorSpec {
     pub interval: Option<Dur>,
     pub flows: Selection,
     pub queues: Selection,
+    /// Flow groups whose summed series are sampled (entity = the group's name).
+    pub groups: Selection,
     /// Line of the `[monitor]` interval, for errors about its cost.
     pub line: Option<usize>,
 }
@@ -245,6 +249,8 @@ pub struct Scenario {
     pub nodes: Vec<String>,
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,
+    /// The names flows give as their `group`, in the order they first appear.
+    pub groups: Vec<String>,
     pub monitor: MonitorSpec,
     pub trace: TraceSpec,
     /// Changes to links during the run, in time order (file order among equal times).
@@ -263,6 +269,11 @@ impl Scenario {
     /// The name of a link direction's queue, "from->to".
     pub fn queue_name(&self, from: usize, to: usize) -> String {
         format!("{}->{}", self.nodes[from], self.nodes[to])
+    }
+
+    /// The name of flow `i`'s group, if it has one.
+    pub fn group_of(&self, i: usize) -> Option<&str> {
+        self.flows[i].group.map(|g| self.groups[g as usize].as_str())
     }
 
     /// An error located at flow `i`'s declaration.

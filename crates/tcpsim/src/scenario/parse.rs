@@ -34,12 +34,13 @@ const SIMULATION_KEYS: &[&str] = &["duration", "seed", "measure_from"];
 const NETWORK_KEYS: &[&str] = &["nodes"];
 const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
 const LINK_TEMPLATE_KEYS: &[&str] = &["rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
-const DUMBBELL_KEYS: &[&str] = &["pairs", "bottleneck", "access", "access_delays"];
+const DUMBBELL_KEYS: &[&str] = &["pairs", "subnets", "bottleneck", "access", "access_delays"];
+const SUBNET_KEYS: &[&str] = &["hosts", "access_delay", "access_rate"];
 const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_reverse", "error_model", "error_model_reverse"];
-const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues"];
+const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues", "groups"];
 /// Keys of a flow that are not parameters of its source (Python reads them through
 /// `tcpsim._core.models_json`, never retyped).
-pub const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "start", "start_jitter", "start_spacing", "stop"];
+pub const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "group", "start", "start_jitter", "start_spacing", "stop"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     let src = Source::new(file, text);
@@ -55,6 +56,7 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         node_ids: HashMap::new(),
         link_pairs: HashSet::new(),
         flow_names: HashSet::new(),
+        group_ids: HashMap::new(),
     };
 
     let sim = root.table("simulation")?.ok_or_else(|| {
@@ -101,9 +103,10 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     if b.scenario.flows.is_empty() {
         return Err(src.error(None, "flow", "no flows: expected at least one [[flow]] table"));
     }
+    b.check_group_names()?;
     b.scenario.monitor = match root.table("monitor")? {
         Some(m) => b.monitor(&m)?,
-        None => MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, line: None },
+        None => MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, groups: Selection::All, line: None },
     };
     b.scenario.trace = match root.table("trace")? {
         Some(t) => b.trace(&t)?,
@@ -127,33 +130,40 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     Ok(b.scenario)
 }
 
-/// A `[[flow]]` text with `{i}` replaced by the flow's index i, and `{i+K}` by i + K (K a
-/// whole number: a table of 20 flows from `s{i+20}` takes nodes s20 .. s39).
-fn expand_index(text: &str, i: usize) -> String {
+/// A `[[flow]]` text with the flow's index i written in: `{i}` becomes i, `{i+K}` i + K (a
+/// table of 20 flows from `s{i+20}` takes nodes s20 .. s39), `{i/K}` the integer quotient
+/// i / K and `{i%K}` the remainder i mod K (with 100 hosts a subnet, `subnet{i/100}` names
+/// flow i's subnet and `{i%100}` its host within it). K is a whole number, at least 1
+/// for `/` and `%`. Any other text after `{i` is an error: what was expected.
+fn expand_index(text: &str, i: usize) -> Result<String, String> {
+    const EXPECTED: &str = "expected {i}, {i+K}, {i/K} or {i%K} with K a whole number (K ≥ 1 for / and %)";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("{i") {
         out.push_str(&rest[..at]);
         let tail = &rest[at + 2..];
-        let offset = tail.strip_prefix('}').map(|after| (0, after)).or_else(|| {
-            let digits = tail.strip_prefix('+')?;
-            let end = digits.find('}')?;
-            let k: usize = digits[..end].parse().ok()?;
-            Some((k, &digits[end + 1..]))
-        });
-        match offset {
-            Some((k, after)) => {
-                out.push_str(&(i + k).to_string());
-                rest = after;
+        let end = tail.find('}').ok_or_else(|| format!("{EXPECTED}, got an unclosed {}", quote(&rest[at..])))?;
+        let expression = &tail[..end];
+        let written = &rest[at..at + 2 + end + 1];
+        let value = if expression.is_empty() {
+            Some(i)
+        } else {
+            let mut chars = expression.chars();
+            let operator = chars.next().expect("not empty");
+            let k: Option<usize> = chars.as_str().parse().ok().filter(|_| chars.as_str().bytes().all(|b| b.is_ascii_digit()));
+            match (operator, k) {
+                ('+', Some(k)) => i.checked_add(k),
+                ('/', Some(k)) if k > 0 => Some(i / k),
+                ('%', Some(k)) if k > 0 => Some(i % k),
+                _ => None,
             }
-            None => {
-                out.push_str("{i");
-                rest = tail;
-            }
-        }
+        };
+        let value = value.ok_or_else(|| format!("{EXPECTED}, got {}", quote(written)))?;
+        out.push_str(&value.to_string());
+        rest = &tail[end + 1..];
     }
     out.push_str(rest);
-    out
+    Ok(out)
 }
 
 fn empty(file: &str) -> Scenario {
@@ -165,7 +175,8 @@ fn empty(file: &str) -> Scenario {
         nodes: Vec::new(),
         links: Vec::new(),
         flows: Vec::new(),
-        monitor: MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, line: None },
+        groups: Vec::new(),
+        monitor: MonitorSpec { interval: None, flows: Selection::All, queues: Selection::All, groups: Selection::All, line: None },
         trace: TraceSpec::none(),
         events: Vec::new(),
         routing: RoutingMode::Static,
@@ -178,6 +189,8 @@ struct Builder {
     node_ids: HashMap<String, usize>,
     link_pairs: HashSet<(usize, usize)>,
     flow_names: HashSet<String>,
+    /// Each group name's index in `scenario.groups`.
+    group_ids: HashMap<String, u32>,
 }
 
 /// Rate, delay and queues shared by `[[link]]`, generator links and their defaults, with
@@ -210,6 +223,45 @@ impl Builder {
             }
             s.error(key, format!("unknown node {}; declared nodes: {}", quote(name), if known.is_empty() { "none".into() } else { known.join(", ") }))
         })
+    }
+
+    /// The index of group `name` (a flow's `group`, expanded), added on first use.
+    fn group_id(&mut self, s: &Section, name: &str) -> Result<u32, ScenarioError> {
+        if let Some(&id) = self.group_ids.get(name) {
+            return Ok(id);
+        }
+        // A group is an entity of the time series, beside flows and queues: one printable
+        // line, and a name of its own.
+        if name.is_empty() || name.contains(is_control) {
+            return Err(s.error("group", format!("expected a group name without control characters (tabs, line breaks, ...), got {}", quote(name))));
+        }
+        if name.contains("->") {
+            return Err(s.error("group", format!("expected a group name without '->' (queues are named \"from->to\"), got {}", quote(name))));
+        }
+        let id = self.scenario.groups.len() as u32;
+        self.group_ids.insert(name.to_string(), id);
+        self.scenario.groups.push(name.to_string());
+        Ok(id)
+    }
+
+    /// A group's series and a flow's share the time series' entity column, so a group
+    /// may not be named like a flow (checked once every flow is read: either may come
+    /// first in the file).
+    fn check_group_names(&self) -> Result<(), ScenarioError> {
+        let sc = &self.scenario;
+        for (id, group) in sc.groups.iter().enumerate() {
+            if self.flow_names.contains(group) {
+                let first = sc.flows.iter().position(|f| f.group == Some(id as u32)).expect("a group comes from a flow");
+                let f = &sc.flows[first];
+                return Err(ScenarioError {
+                    file: sc.file.clone(),
+                    line: f.line,
+                    key: format!("{}.group", f.key),
+                    message: format!("group {} is also the name of a flow: expected group names that no flow has", quote(group)),
+                });
+            }
+        }
+        Ok(())
     }
 
     fn push_link(&mut self, a: usize, b: usize, t: &LinkTemplate, line: Option<usize>) {
@@ -271,38 +323,80 @@ impl Builder {
 
     fn dumbbell(&mut self, s: &Section) -> Result<(), ScenarioError> {
         s.allow(DUMBBELL_KEYS)?;
-        let pairs = s.required("pairs", s.integer("pairs", 1, MAX_GENERATED)?, "the number of source/sink pairs")? as usize;
         let bottleneck = s.required("bottleneck", s.table("bottleneck")?, "a table with rate and delay (and optionally queue, queue_reverse, error_model)")?;
         let access = s.required("access", s.table("access")?, "a table with rate and delay (and optionally queue, queue_reverse, error_model)")?;
         let bt = self.link_template(&bottleneck, LINK_TEMPLATE_KEYS)?;
         bottleneck.finish()?;
         let at = self.link_template(&access, LINK_TEMPLATE_KEYS)?;
         access.finish()?;
-        let access_delays = match s.string_list("access_delays")? {
-            None => None,
-            Some(list) => {
-                if list.len() != pairs {
-                    return Err(s.error("access_delays", format!("expected {pairs} delays (one per pair), got {}", list.len())));
+        // Each pair's source-side access link (s{i} - r1); the sink side (r2 - d{i})
+        // keeps `access`.
+        let source_sides = if s.present("subnets") {
+            for key in ["pairs", "access_delays"] {
+                if s.present(key) {
+                    return Err(s.error(
+                        key,
+                        format!("expected either subnets or pairs (with access_delays), not both: subnets gives the pairs and their access delays, so remove '{key}'"),
+                    ));
                 }
-                let mut parsed = Vec::with_capacity(list.len());
-                for d in &list {
-                    parsed.push(parse_time(d).map_err(|why| s.error("access_delays", format!("{} in every entry", why.message(d))))?);
+            }
+            self.subnets(s, &at)?
+        } else {
+            let pairs = s.required("pairs", s.integer("pairs", 1, MAX_GENERATED)?, "the number of source/sink pairs (or subnets = [{ hosts = N, access_delay = \"10ms\" }, ...])")? as usize;
+            match s.string_list("access_delays")? {
+                None => vec![at.clone(); pairs],
+                Some(list) => {
+                    if list.len() != pairs {
+                        return Err(s.error("access_delays", format!("expected {pairs} delays (one per pair), got {}", list.len())));
+                    }
+                    let mut sides = Vec::with_capacity(list.len());
+                    for d in &list {
+                        let delay = parse_time(d).map_err(|why| s.error("access_delays", format!("{} in every entry", why.message(d))))?;
+                        sides.push(LinkTemplate { delay, ..at.clone() });
+                    }
+                    sides
                 }
-                Some(parsed)
             }
         };
         s.finish()?;
-        let r1 = self.add_node(s, "pairs", "r1")?;
-        let r2 = self.add_node(s, "pairs", "r2")?;
+        let key = if s.present("subnets") { "subnets" } else { "pairs" };
+        let r1 = self.add_node(s, key, "r1")?;
+        let r2 = self.add_node(s, key, "r2")?;
         self.push_link(r1, r2, &bt, bottleneck.line);
-        for i in 0..pairs {
-            let src = self.add_node(s, "pairs", &format!("s{i}"))?;
-            let dst = self.add_node(s, "pairs", &format!("d{i}"))?;
-            let source_side = LinkTemplate { delay: access_delays.as_ref().map_or(at.delay, |d| d[i]), ..at.clone() };
-            self.push_link(src, r1, &source_side, access.line);
+        for (i, source_side) in source_sides.iter().enumerate() {
+            let src = self.add_node(s, key, &format!("s{i}"))?;
+            let dst = self.add_node(s, key, &format!("d{i}"))?;
+            self.push_link(src, r1, source_side, access.line);
             self.push_link(r2, dst, &at, access.line);
         }
         Ok(())
+    }
+
+    /// `subnets = [{ hosts = N, access_delay = "...", access_rate = "..." }, ...]`: the
+    /// source-side access link of every pair, subnet by subnet (reference document 002
+    /// §1.1: subnets of 100 hosts, each with its own access delay). A subnet's delay and
+    /// rate default to `access`'s.
+    fn subnets(&self, s: &Section, access: &LinkTemplate) -> Result<Vec<LinkTemplate>, ScenarioError> {
+        let subnets = s.tables("subnets")?;
+        if subnets.is_empty() {
+            return Err(s.error("subnets", "expected at least one subnet, such as subnets = [{ hosts = 100, access_delay = \"10ms\" }]"));
+        }
+        let mut sides = Vec::new();
+        for subnet in &subnets {
+            subnet.allow(SUBNET_KEYS)?;
+            let hosts = subnet.required("hosts", subnet.integer("hosts", 1, MAX_GENERATED)?, "the number of source hosts of the subnet")? as usize;
+            if sides.len() + hosts > MAX_GENERATED as usize {
+                return Err(subnet.error("hosts", format!("expected at most {MAX_GENERATED} hosts in all subnets together; this subnet brings the total to {}", sides.len() + hosts)));
+            }
+            let delay = subnet.quantity("access_delay", parse_time, units::TIME_EXPECTED)?.unwrap_or(access.delay);
+            let rate_bps = subnet.quantity("access_rate", parse_rate, units::RATE_EXPECTED)?.unwrap_or(access.rate_bps);
+            if rate_bps == 0 {
+                return Err(subnet.error("access_rate", "expected a rate greater than zero"));
+            }
+            subnet.finish()?;
+            sides.extend(std::iter::repeat_n(LinkTemplate { delay, rate_bps, ..access.clone() }, hosts));
+        }
+        Ok(sides)
     }
 
     fn chain(&mut self, s: &Section) -> Result<(), ScenarioError> {
@@ -351,6 +445,7 @@ impl Builder {
         }
         let from = s.required("from", s.string("from")?, "a node name")?;
         let to = s.required("to", s.string("to")?, "a node name")?;
+        let group = s.string("group")?.map(|g| g.value);
         let start_spec = s.quantity("start", units::parse_start, units::START_EXPECTED)?.unwrap_or(StartTime::At(0));
         let start_spec = with_start_jitter(s, start_spec)?;
         // Checks below hold for every draw: they use the latest possible start.
@@ -389,9 +484,9 @@ impl Builder {
             ));
         }
         for i in 0..count {
-            let expand = |t: &str| expand_index(t, i);
+            let expand = |key: &str, t: &str| expand_index(t, i).map_err(|expected| s.error(key, expected));
             let flow_name = match &name {
-                Some(n) if n.contains("{i}") || n.contains("{i+") || count == 1 => expand(n),
+                Some(n) if n.contains("{i") || count == 1 => expand("name", n)?,
                 Some(n) => format!("{n}_{i}"),
                 None if count == 1 => format!("flow{index}"),
                 None => format!("flow{index}_{i}"),
@@ -399,8 +494,12 @@ impl Builder {
             if !self.flow_names.insert(flow_name.clone()) {
                 return Err(s.error("name", format!("flow name {} is used twice", quote(&flow_name))));
             }
-            let a = self.node(s, "from", &expand(&from.value))?;
-            let b = self.node(s, "to", &expand(&to.value))?;
+            let a = self.node(s, "from", &expand("from", &from.value)?)?;
+            let b = self.node(s, "to", &expand("to", &to.value)?)?;
+            let group = match &group {
+                Some(g) => Some(self.group_id(s, &expand("group", g)?)?),
+                None => None,
+            };
             if a == b {
                 return Err(s.error("to", "expected a destination different from the source"));
             }
@@ -453,6 +552,7 @@ impl Builder {
                 source: Arc::clone(&source),
                 line: s.line,
                 key: s.path.clone(),
+                group,
             });
         }
         Ok(())
@@ -575,8 +675,22 @@ impl Builder {
                 }
             }
         }
+        let groups = selection(s, "groups")?;
+        if let Selection::Named(names) = &groups {
+            for n in names {
+                if !self.group_ids.contains_key(n) {
+                    let known: Vec<&str> = self.scenario.groups.iter().map(|g| g.as_str()).collect();
+                    let hint = match crate::words::closest(n, &known) {
+                        Some(k) => format!("; did you mean {}?", quote(k)),
+                        None if known.is_empty() => "; no flow has a group (give flows group = \"NAME\")".to_string(),
+                        None => String::new(),
+                    };
+                    return Err(s.error("groups", format!("unknown group {}{hint}", quote(n))));
+                }
+            }
+        }
         s.finish()?;
-        Ok(MonitorSpec { interval, flows, queues, line: s.line_of_key("interval") })
+        Ok(MonitorSpec { interval, flows, queues, groups, line: s.line_of_key("interval") })
     }
 }
 
@@ -749,11 +863,32 @@ mod tests {
 
     #[test]
     fn flow_index_expansion_with_offsets() {
-        assert_eq!(expand_index("s{i}", 3), "s3");
-        assert_eq!(expand_index("s{i+20}", 3), "s23");
-        assert_eq!(expand_index("c{i+1}_{i}", 0), "c1_0");
-        assert_eq!(expand_index("x{i+}", 1), "x{i+}", "not an offset: left as written");
-        assert_eq!(expand_index("x{i-1}", 1), "x{i-1}");
-        assert_eq!(expand_index("plain", 7), "plain");
+        let ok = |text: &str, i: usize| expand_index(text, i).expect("a valid expansion");
+        assert_eq!(ok("s{i}", 3), "s3");
+        assert_eq!(ok("s{i+20}", 3), "s23");
+        assert_eq!(ok("c{i+1}_{i}", 0), "c1_0");
+        assert_eq!(ok("plain", 7), "plain");
+    }
+
+    #[test]
+    fn flow_index_division_and_remainder() {
+        let ok = |text: &str, i: usize| expand_index(text, i).expect("a valid expansion");
+        // 100 hosts a subnet: flow 250 is host 50 of subnet 2.
+        assert_eq!(ok("subnet{i/100}", 250), "subnet2");
+        assert_eq!(ok("h{i%100}", 250), "h50");
+        assert_eq!(ok("subnet{i/100}", 99), "subnet0");
+        assert_eq!(ok("subnet{i/100}", 100), "subnet1");
+        assert_eq!(ok("g{i/1}_{i%1}", 7), "g7_0");
+        assert_eq!(ok("{i/3}{i%3}{i+1}", 5), "126");
+    }
+
+    #[test]
+    fn a_malformed_index_expression_is_an_error_that_says_what_was_expected() {
+        for bad in ["x{i+}", "x{i-1}", "x{i/0}", "x{i%0}", "x{i/}", "x{i*2}", "x{i/+2}", "x{i/2", "x{id}"] {
+            let message = expand_index(bad, 1).expect_err(bad);
+            assert!(message.starts_with("expected {i}, {i+K}, {i/K} or {i%K}"), "{bad}: {message}");
+        }
+        assert!(expand_index("x{i/0}", 1).unwrap_err().ends_with("got \"{i/0}\""), "names the expression");
+        assert!(expand_index("x{i/2", 1).unwrap_err().contains("unclosed"));
     }
 }

@@ -279,6 +279,7 @@ impl<'a> Section<'a> {
     /// An array of tables (`[[flow]]` or `flow = [{...}, {...}]`).
     pub fn tables(&self, key: &str) -> Result<Vec<Section<'a>>, ScenarioError> {
         let line = self.key_line(key);
+        let path = self.key_path(key);
         match self.item(key) {
             None => Ok(Vec::new()),
             Some(Item::ArrayOfTables(a)) => Ok(a
@@ -286,14 +287,14 @@ impl<'a> Section<'a> {
                 .enumerate()
                 .map(|(i, t)| {
                     let l = self.src.line_of(t.span()).or(line);
-                    Section::new(self.src, t, format!("{key}[{i}]"), l)
+                    Section::new(self.src, t, format!("{path}[{i}]"), l)
                 })
                 .collect()),
             Some(Item::Value(Value::Array(a))) => a
                 .iter()
                 .enumerate()
                 .map(|(i, v)| match v {
-                    Value::InlineTable(t) => Ok(Section::new(self.src, t, format!("{key}[{i}]"), line)),
+                    Value::InlineTable(t) => Ok(Section::new(self.src, t, format!("{path}[{i}]"), line)),
                     _ => Err(self.error(key, format!("expected a list of tables ([[{key}]]), found {}", describe(v)))),
                 })
                 .collect(),

@@ -4,6 +4,7 @@ use super::{Flow, Simulation};
 use crate::agent::AgentOutputs;
 use crate::cost::Limits;
 use crate::engine::{time, PacketArena, RandomStream, Scheduler};
+use crate::monitor::timeseries::GroupSeries;
 use crate::monitor::TimeSeries;
 use crate::net::link::{LinkErrors, LinkHead};
 use crate::net::routing::{path, Graph, Routes};
@@ -174,6 +175,14 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
             if scenario.monitor.flows.includes(&f.name) {
                 let e = s.add_entity(f.name.clone());
                 s.flow_entities.push((i, e));
+                s.flow_delivered_previous.push(0);
+            }
+        }
+        for (g, name) in scenario.groups.iter().enumerate() {
+            if scenario.monitor.groups.includes(name) {
+                let entity = s.add_entity(name.clone());
+                let flows = scenario.flows.iter().enumerate().filter(|(_, f)| f.group == Some(g as u32)).map(|(i, _)| i as u32).collect();
+                s.groups.push(GroupSeries { entity, flows, ..GroupSeries::default() });
             }
         }
         for (i, l) in links.iter().enumerate() {
@@ -216,6 +225,6 @@ fn make_flow(f: &crate::scenario::FlowSpec, random: RandomStream, data_route: u3
         sink: agents.sink,
         drops: 0,
         received_bytes: 0,
-        delivered_since_sample: 0,
+        delivered_bytes: 0,
     }
 }

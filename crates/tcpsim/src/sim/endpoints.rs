@@ -59,7 +59,7 @@ impl Simulation<'_> {
             Call::Packet(id) => a.on_packet(&mut ctx, self.packets.get(id), self.packets.sack(id)),
             Call::Timer { timer, generation } => a.on_timer(&mut ctx, timer, generation),
         }
-        f.delivered_since_sample += ctx.delivered_bytes();
+        f.delivered_bytes += ctx.delivered_bytes();
         for t in self.agent_outputs.timers.drain(..) {
             self.sched.schedule(t.at, EventKind::AgentTimer { agent, timer: t.timer, generation: t.generation });
         }

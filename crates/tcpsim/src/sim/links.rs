@@ -22,7 +22,7 @@ impl Simulation<'_> {
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
         let (flow, kind) = (p.flow, p.kind);
-        let arrival = Arrival { id, size: p.size, ect: p.ecn.capable(), flow, kind, source: p.source, rtt_hint: p.rtt_hint };
+        let arrival = Arrival { id, size: p.size, ecn: p.ecn, flow, kind, source: p.source, rtt_hint: p.rtt_hint };
         // Disjoint fields: the queue of a link and the shared action buffer.
         let l = &mut self.links[link as usize];
         if l.owes_empty_dequeue && now >= l.busy_until {

@@ -47,8 +47,9 @@ pub(crate) struct Flow {
     pub drops: u64,
     /// Data bytes (on the wire) that reached the receiver, duplicates included.
     pub received_bytes: u64,
-    /// Payload bytes delivered in order since the last sample.
-    pub delivered_since_sample: u64,
+    /// Payload bytes delivered in order since the start (the time series report each
+    /// interval's difference).
+    pub delivered_bytes: u64,
 }
 
 pub struct Simulation<'s> {

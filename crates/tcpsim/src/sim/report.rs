@@ -115,6 +115,11 @@ fn flows_table(sim: &Simulation) -> Table {
     strs(&mut flows, "type", names.1);
     strs(&mut flows, "from", names.2);
     strs(&mut flows, "to", names.3);
+    // Only when some flow has a group (`group = "..."`), so that the tables of scenarios
+    // without groups keep their columns; a flow without one has an empty cell.
+    if !sc.groups.is_empty() {
+        strs(&mut flows, "group", (0..n).map(|i| sc.group_of(i).unwrap_or_default().to_string()).collect());
+    }
     strs(&mut flows, "recovery", names.4);
     strs(&mut flows, "cc", names.5);
     f64s(&mut flows, "start_s", next_f());

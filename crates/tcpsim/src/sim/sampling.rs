@@ -1,4 +1,5 @@
-//! Time-series sampling: one sample of every monitored flow and queue per interval.
+//! Time-series sampling: one sample of every monitored flow, flow group and queue per
+//! interval.
 
 use crate::engine::time::{self};
 use crate::engine::EventKind;
@@ -16,8 +17,20 @@ impl Simulation<'_> {
             let (i, entity) = series.flow_entities[k];
             let f = &mut self.flows[i];
             f.source.sample(&mut |name, value| series.push(t, entity, name, value));
-            series.push(t, entity, "delivered_bytes", f.delivered_since_sample as f64);
-            f.delivered_since_sample = 0;
+            let before = std::mem::replace(&mut series.flow_delivered_previous[k], f.delivered_bytes);
+            series.push(t, entity, "delivered_bytes", (f.delivered_bytes - before) as f64);
+        }
+        for k in 0..series.groups.len() {
+            let g = &series.groups[k];
+            let (delivered, received) = g.flows.iter().fold((0, 0), |(d, r), &i| {
+                let f = &self.flows[i as usize];
+                (d + f.delivered_bytes, r + f.received_bytes)
+            });
+            let (entity, delivered_before, received_before) = (g.entity, g.delivered_bytes, g.received_bytes);
+            series.push(t, entity, "delivered_bytes", (delivered - delivered_before) as f64);
+            series.push(t, entity, "received_bytes", (received - received_before) as f64);
+            let g = &mut series.groups[k];
+            (g.delivered_bytes, g.received_bytes) = (delivered, received);
         }
         let interval_s = time::to_secs(series.interval);
         for k in 0..series.queue_entities.len() {

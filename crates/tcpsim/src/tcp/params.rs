@@ -33,6 +33,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("syn", T::Bool, "", V::Bool(true), "open with a SYN as packet 0 (a header alone unless full_size_syn) and start data with initial_window once it is ACKed (ns-2 syn_ and delay_growth_)", NS2),
         Param::new("full_size_syn", T::Bool, "", V::Bool(false), "the SYN is a full-size packet (packet_size + header_size) instead of a header alone, as ns-2's Agent/TCP/Vegas sends it (VegasTcpAgent::output never shrinks packet 0)", "ns-2.35 TcpAgent::output / VegasTcpAgent::output"),
         Param::new("ecn", T::Bool, "", V::Bool(false), "ECN-capable TCP: packet 0 offers ECN (ECE, not ECT), data packets carry ECT(0), and an ECN echo halves cwnd and ssthresh at most once per window (ns-2 ecn_; RFC 3168 §6.1)", NS2),
+        Param::new("ecn_once_per_window", T::Bool, "", V::Bool(true), "with ecn: respond to an ECN echo at most once per window of data, ignoring echoes for packets sent before the last response (ns-2 ecn(), RFC 3168 §6.1.2); false = every ACK carrying ECE halves cwnd and ssthresh again (the sensitivity reading of reference document 002 §2.4)", NS2),
         Param::new("ect_on_retransmit", T::Bool, "", V::Bool(true), "with ecn: retransmitted data packets carry ECT too, as ns-2.35's output() sets it on every data packet; false = RFC 3168 §6.1.5 (retransmissions are not ECN-capable)", "ns-2.35 TcpAgent::output"),
         Param::new("cwr_on_retransmit", T::Bool, "", V::Bool(true), "CWR goes on the next packet sent after a window reduction even if it is a retransmission (ns-2 SetCWRonRetransmit_); false = only on the next new data packet (RFC 3168 §6.1.2)", NS2),
         Param::new("rtt_hint", T::Choice(&["none", "last", "srtt", "min"]), "", V::Choice("none"), "RTT written into each data packet for FECN/MFFECN routers: none, the last sample, the smoothed RTT, or the smallest sample", "reference document 002 (FECN); our option"),
@@ -84,6 +85,7 @@ pub struct TcpParams {
     pub syn: bool,
     pub full_size_syn: bool,
     pub ecn: bool,
+    pub ecn_once_per_window: bool,
     pub ect_on_retransmit: bool,
     pub cwr_on_retransmit: bool,
     pub rtt_hint: RttHint,
@@ -121,6 +123,7 @@ impl TcpParams {
             syn: agent.boolean("syn"),
             full_size_syn: agent.boolean("full_size_syn"),
             ecn: agent.boolean("ecn"),
+            ecn_once_per_window: agent.boolean("ecn_once_per_window"),
             ect_on_retransmit: agent.boolean("ect_on_retransmit"),
             cwr_on_retransmit: agent.boolean("cwr_on_retransmit"),
             rtt_hint: match agent.choice("rtt_hint") {

@@ -28,6 +28,14 @@
 //!      then sends nothing until the retransmission timer expires, RFC 3168 §6.1.2);
 //!      count it (`ecn_reductions`, ns-2 `necnresponses_`). So at most one response per
 //!      window of data: later echoes for packets sent before the response are ignored.
+//!      With `ecn_once_per_window = false` the first condition is dropped once the peer
+//!      is known to be ECN-capable (rule 2): every ACK carrying ECE (new or duplicate)
+//!      responds, each halving cwnd and ssthresh again
+//!      with the same floors (ssthresh ≥ 2; cwnd may fall below 1, and the sender then
+//!      waits for the timer). The receiver repeats ECE until CWR reaches it, about one
+//!      RTT, so a window of echoes cuts the window many times: the sensitivity reading
+//!      of reference document 002 §2.4, whose thesis does not state the once-per-window
+//!      rule.
 //!   4. An ACK of new data with ECE (peer ECN-capable) does not open the window (ns-2
 //!      `recv_newack_helper`; its `old_ecn_` switch, default off, is not implemented).
 //!      It does not end a timer back-off while an echo found cwnd ≤ 1 (ns-2 `newack`);
@@ -67,7 +75,11 @@ impl TcpState {
 
     /// Rule 3: the response to an ACK (cumulative `ack`) carrying ECE.
     pub fn respond_to_ecn_echo(&mut self, cc: &mut dyn CongestionControl, ack: i64, now: SimTime) {
-        if !(ack > self.recover || self.last_cwnd_action == CwndAction::Timeout) {
+        let new_window = ack > self.recover || self.last_cwnd_action == CwndAction::Timeout;
+        // Without the once-per-window rule every congestion echo responds; the answer to
+        // the offer (before the peer is known to be ECN-capable, rule 2) still does not.
+        let every_echo = !self.params.ecn_once_per_window && self.ecn_peer;
+        if !(new_window || every_echo) {
             return;
         }
         self.recover = self.maxseq;

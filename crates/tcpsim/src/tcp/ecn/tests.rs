@@ -158,6 +158,27 @@ fn ece_halves_cwnd_and_ssthresh_once_per_window() {
 }
 
 #[test]
+fn without_once_per_window_every_echo_halves_again() {
+    let params = TcpParams { ecn_once_per_window: false, ..params() };
+    let mut s = after_two_acks_with(params, "newreno");
+    // ACK 2 responds as with the rule: cwnd W/2, ssthresh ⌊W/2⌋ = 4, recover ← 9.
+    assert!(ack(&mut s, 102, 2, true).is_empty());
+    assert_window(&s, HALF, 4.0);
+    // ACKs 3, 4, 5 acknowledge packets sent before that response (≤ recover 9), which
+    // the rule would ignore: each halves again, ssthresh down to its floor of 2, cwnd
+    // below 1 (the sender then waits for the timer).
+    for (a, cwnd, ssthresh) in [(3, HALF / 2.0, 2.0), (4, HALF / 4.0, 2.0), (5, HALF / 8.0, 2.0)] {
+        assert!(ack(&mut s, 100 + a as u64, a, true).is_empty());
+        assert_window(&s, cwnd, ssthresh);
+    }
+    assert_eq!(s.state.stats.ecn_reductions, 4);
+    assert_eq!((s.state.recover, s.state.last_cwnd_action), (9, CwndAction::Ecn));
+    // An ACK without ECE responds to nothing.
+    ack(&mut s, 106, 6, false);
+    assert_eq!(s.state.stats.ecn_reductions, 4);
+}
+
+#[test]
 fn the_response_tells_the_congestion_control_after_reducing() {
     struct Counting {
         echoes: u32,
