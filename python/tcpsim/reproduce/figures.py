@@ -638,7 +638,11 @@ def _aqm_performance(fig: Figure, lettered):
     throughput and goodput, queue size, packet loss rate, queueing delay) against time,
     one column per case (the thesis' (a) baseline, (b) variant), from the bottleneck's
     time series and the groups' (or flows') ``received_bytes`` and ``delivered_bytes``.
-    Rates are binned (``bin_s``); the queue and the delay are drawn per sample."""
+    Rates are binned (``bin_s``); the queue and the delay are drawn per sample. The
+    goodput drawn is the payload delivered in order, in which a retransmission that
+    fills a hole counts: the gap to the throughput is the duplicates received. The
+    thesis' goodput leaves out every retransmitted packet (Sect. 2.3.4); the measure
+    ``retransmit_fraction`` gives that share, the time series has no such count."""
     bin_s = _bin_s(fig)
     cols = len(lettered)
     f = new_figure((4.6 * cols + 1.2, 11.5))
