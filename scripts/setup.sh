@@ -3,7 +3,9 @@
 #
 #   - .venv/                 Python virtual environment (created with python3 -m venv)
 #   - Python dependencies    maturin, numpy, pandas, pyarrow, matplotlib, tqdm, scipy, rich,
-#                            filelock, tomli-w; for the tests pytest, hypothesis, dask
+#                            filelock, tomli-w; for the tests pytest, hypothesis, dask;
+#                            with TCPSIM_VALIDATION=1 also the "validation" extra (ns-3,
+#                            for tests/test_ns3_*.py; .ci/run sets it)
 #   - tcpsim (editable)      the Rust extension tcpsim._core built in release mode
 #   - target/release/tcpsim-run   the stand-alone scenario runner (cargo build --release)
 #
@@ -51,17 +53,22 @@ if [[ ! -x "$PY" ]]; then
     quiet "$PYTHON" -m venv "$VENV"
 fi
 
-# Python dependencies: reinstalled only when pyproject.toml changes.
+# Python dependencies: reinstalled only when pyproject.toml (or the choice of extras) changes.
+extras="test"
+if [[ "${TCPSIM_VALIDATION:-}" == 1 ]]; then
+    extras="test validation"
+fi
 stamp="$VENV/.tcpsim-deps"
-want="$(cksum < pyproject.toml)"
+want="$(cksum < pyproject.toml) $extras"
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
     say "installing Python dependencies into .venv"
     quiet "$PY" -m pip install --upgrade pip
-    deps="$("$PY" - <<'PYEOF'
-import pathlib, tomllib
+    deps="$("$PY" - $extras <<'PYEOF'
+import pathlib, sys, tomllib
 project = tomllib.loads(pathlib.Path("pyproject.toml").read_text())
-deps = (project["build-system"]["requires"] + project["project"]["dependencies"]
-        + project["project"]["optional-dependencies"]["test"])
+deps = project["build-system"]["requires"] + project["project"]["dependencies"]
+for extra in sys.argv[1:]:
+    deps += project["project"]["optional-dependencies"][extra]
 print("\n".join(deps))
 PYEOF
 )"

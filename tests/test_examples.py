@@ -224,6 +224,17 @@ def _fecn_and_mffecn_raise_the_long_rtt_share(res, out, doc):
     assert share["fecn_red"] > 0.75 and share["mffecn_red"] > 0.75, share
 
 
+@fact("dred_vs_ecn_dred.toml")
+def _dred_holds_the_target_and_ecn_dred_loses_nothing(res, out, doc):
+    dred, ecn_dred = _queue(res, "a0->b0"), _queue(res, "a1->b1")
+    assert dred["kind"] == "dred" and ecn_dred["kind"] == "ecn_dred"
+    assert 0.9 * 293 <= dred["mean_length_pkts"] <= 1.1 * 293 and dred["early_drops"] > 0
+    assert ecn_dred["mean_length_pkts"] > 293 and ecn_dred["marks"] > 0
+    assert ecn_dred["early_drops"] == 0 and ecn_dred["overflow_drops"] == 0
+    links = res.links.set_index("link")
+    assert links.loc["a0->b0", "utilization"] >= 0.99 and links.loc["a1->b1", "utilization"] >= 0.99
+
+
 @fact("drr_fairness.toml")
 def _drr_shares_the_link_evenly(res, out, doc):
     sources = res.flows

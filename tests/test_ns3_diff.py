@@ -1,0 +1,79 @@
+"""Differential tests against ns-3 3.44 on the cases of validation/ns3/ (see its README).
+
+All cases run their ns-3 side in one subprocess (the ns-3 import through cppyy takes
+25-30 s on the project's machine; each 30 s case then runs in about 4 s) and their
+tcpsim side with target/release/tcpsim-run.
+
+NEWRENO         Reno window + SACK recovery, 4 flows over a 50-packet drop-tail
+                bottleneck: aggregate goodput 2 %, each flow's goodput 25 %, mean wait
+                10 %, p95 wait 3 %, bottleneck arrivals 2 %, drops 50 %.
+NEWRENO-DELACK  NEWRENO with delayed ACKs (2 segments / 200 ms): as NEWRENO, drops 25 %.
+NEWRENO-NOSACK  the same without SACK: arrivals and p95 wait only (ns-3's recovery
+                without SACK loses far more; README).
+CODEL, FQ-CODEL, PIE  skipped until tcpsim's catalogue has the queue kind their TOML
+                names; their ns-3 side runs (and must run) now.
+
+ns-3 missing (the Python package ``ns3``, the ``validation`` extra): skipped locally,
+a failure under CI (CI set), which installs it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+_HARNESS_PATH = REPO / "validation" / "ns3" / "harness.py"
+_spec = importlib.util.spec_from_file_location("tcpsim_ns3_harness", _HARNESS_PATH)
+harness = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = harness
+_spec.loader.exec_module(harness)
+
+AQM_CASES = ("CODEL", "FQ-CODEL", "PIE")
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    if not harness.ns3_available():
+        message = ("ns-3 (Python package `ns3`) is not importable: `pip install -e .[validation]` "
+                   "or `TCPSIM_VALIDATION=1 bash scripts/setup.sh`")
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI must run the ns-3 differential tests)")
+        pytest.skip(message)
+    out = tmp_path_factory.mktemp("ns3")
+    return {r.case: r for r in harness.run_cases(list(harness.CASES), out)}
+
+
+def _assert_passes(result):
+    report = result.report()
+    print(report)  # shown by pytest for failing tests (and with -s)
+    assert result.ok, "\n" + report
+
+
+def test_newreno_with_sack_matches_ns3(results):
+    _assert_passes(results["NEWRENO"])
+
+
+def test_newreno_with_delayed_acks_matches_ns3(results):
+    _assert_passes(results["NEWRENO-DELACK"])
+
+
+def test_newreno_without_sack_fills_the_queue_as_ns3(results):
+    _assert_passes(results["NEWRENO-NOSACK"])
+
+
+@pytest.mark.parametrize("name", AQM_CASES)
+def test_aqm_case(results, name):
+    result = results[name]
+    print(result.report())
+    # the ns-3 side ran with the disc the case names, whatever the tcpsim side can do
+    disc = harness.CASES[name].ns3_disc
+    assert any(a.startswith(disc + "::") for a in result.ns3_disc_attributes), result.report()
+    assert result.ns3["goodput_bps"] > 0
+    if result.skipped:
+        pytest.skip(result.skipped)
+    _assert_passes(result)

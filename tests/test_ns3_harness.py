@@ -1,0 +1,99 @@
+"""The ns-3 harness's own rules, without ns-3 (validation/ns3/harness.py): reading a case
+file into the ns-3 network, the queue-size mapping, the waiting-time measure."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location(
+    "tcpsim_ns3_harness_rules", REPO / "validation" / "ns3" / "harness.py")
+harness = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = harness
+_spec.loader.exec_module(harness)
+
+NEWRENO = harness.CASES["NEWRENO"].toml
+
+
+def test_the_newreno_case_reads_into_the_ns3_network():
+    network, tcp, receiver = harness.ns3_network(NEWRENO, 5.0)
+    assert network["pairs"] == 4
+    assert network["access_delays"] == ["1ms", "5ms", "12ms", "25ms"]
+    assert network["starts_s"] == pytest.approx([0.0, 0.1, 0.2, 0.3])
+    assert network["duration_s"] == 30.0
+    # 50p in tcpsim (49 waiting + 1 on the wire) = 48 in the disc + 1 device queue + 1 wire
+    assert network["access_disc_limit"] == 48
+    assert tcp == {"segment_bytes": 1000, "initial_window": 10, "max_window": 1000,
+                   "min_rto": "200ms", "clock_granularity": "1ms", "limited_transmit": True}
+    assert receiver["sack"] is True
+    defaults = harness.ns3_tcp_defaults(tcp, receiver, "ns3::TcpNewReno")
+    assert defaults["ns3::TcpSocketBase::Sack"] == "true"
+    assert defaults["ns3::TcpSocket::DelAckCount"] == "1"
+    assert defaults["ns3::TcpSocket::RcvBufSize"] == "1000000"
+    assert harness.CASES["NEWRENO"].ns3_disc_attributes == {"MaxSize": "48p"}
+
+
+def test_without_sack_ns3_gets_sack_off():
+    network, tcp, receiver = harness.ns3_network(harness.CASES["NEWRENO-NOSACK"].toml, 5.0)
+    assert harness.ns3_tcp_defaults(tcp, receiver, "ns3::TcpNewReno")["ns3::TcpSocketBase::Sack"] == "false"
+
+
+def test_disc_limit_leaves_room_for_the_device_queue_and_the_wire():
+    assert harness.disc_limit(50) == 48
+    assert harness.disc_limit(3) == 1
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace('min_rto = "200ms"\n', ""), "'min_rto' is missing"),
+    (lambda t: t.replace('header_size = "42B"', 'header_size = "40B"'), 'header_size: expected "42B"'),
+    (lambda t: t.replace('recovery = "sack1"', 'recovery = "newreno"'), "pairs newreno with SACK off"),
+    (lambda t: t.replace('count = 4', 'count = 3'), "count must equal [dumbbell] pairs (4)"),
+    (lambda t: t.replace('start = "0s"', 'start = "soon"'), "expected a time such as"),
+])
+def test_a_case_file_missing_what_ns3_needs_is_refused_by_name(tmp_path, edit, message):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(edit(NEWRENO.read_text()))
+    with pytest.raises(harness.HarnessError) as err:
+        harness.ns3_network(bad, 5.0)
+    assert str(bad) in str(err.value)
+    assert message in str(err.value)
+
+
+def test_waits_pair_arrival_and_transmission_start_by_uid(tmp_path):
+    trace = tmp_path / "trace.tr"
+    # uid 1 arrives before the window (not counted), uid 2 waits 0.5 s, uid 3 is
+    # dropped (no "-"), uid 4 waits 0.25 s
+    trace.write_text("\n".join([
+        "+ 0.5 0 1 tcp 1042 ------- 0 2.0 3.0 1 1",
+        "- 1.5 0 1 tcp 1042 ------- 0 2.0 3.0 1 1",
+        "+ 1.0 0 1 tcp 1042 ------- 0 2.0 3.0 2 2",
+        "+ 1.1 0 1 tcp 1042 ------- 0 2.0 3.0 3 3",
+        "d 1.1 0 1 tcp 1042 ------- 0 2.0 3.0 3 3",
+        "+ 1.25 0 1 tcp 1042 ------- 0 2.0 3.0 4 4",
+        "- 1.5 0 1 tcp 1042 ------- 0 2.0 3.0 2 2",
+        "- 1.5 0 1 tcp 1042 ------- 0 2.0 3.0 4 4",
+    ]) + "\n")
+    assert harness.trace_waits(trace, since_s=1.0) == pytest.approx([0.5, 0.25])
+
+
+def test_waits_refuse_a_trace_of_two_links(tmp_path):
+    trace = tmp_path / "trace.tr"
+    trace.write_text("+ 1.0 0 1 tcp 1042 ------- 0 2.0 3.0 2 2\n+ 1.0 1 0 ack 42 ------- 0 3.0 2.0 2 5\n")
+    with pytest.raises(harness.HarnessError, match="one traced link direction"):
+        harness.trace_waits(trace, since_s=0.0)
+
+
+def test_p95_is_the_nearest_rank():
+    values = [float(v) for v in range(1, 21)]  # 1..20: 95 % of 20 = 19 values at or below
+    assert harness.percentile(values, 0.95) == 19.0
+    assert harness.percentile([3.0], 0.95) == 3.0
+
+
+def test_a_check_fails_beyond_its_tolerance_and_on_nan():
+    assert harness.Check("x", 100.0, 101.9, "rel", 0.02).ok
+    assert not harness.Check("x", 100.0, 102.1, "rel", 0.02).ok
+    assert not harness.Check("x", 100.0, float("nan"), "rel", 0.02).ok

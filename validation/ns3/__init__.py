@@ -1,0 +1,1 @@
+"""Differential tests against ns-3 (see harness.py)."""
