@@ -631,3 +631,48 @@ def test_docstring_examples_of_every_metrics_module():
     assert attempted >= 24
     assert sorted(m.__all__) == sorted(set(m.__all__))
     assert all(callable(getattr(m, name)) for name in m.__all__)
+
+
+# ================================================================== 002's measures
+
+def test_retransmission_fraction_hand_computed():
+    # 1000 packets, 50 of them retransmissions: 50 / 1000
+    assert m.retransmission_fraction(1000, 50) == pytest.approx(0.05)
+    assert m.retransmission_fraction(500, 0) == 0.0
+    with pytest.raises(ValueError, match="no packets"):
+        m.retransmission_fraction(0, 0)
+    with pytest.raises(ValueError, match="exceeds packets"):
+        m.retransmission_fraction(10, 11)
+    with pytest.raises(ValueError, match="finite"):
+        m.retransmission_fraction(-1, 0)
+
+
+def test_group_goodput_sums_each_group_and_feeds_jain_over_groups():
+    # 002 §2.3.7.1: x_i = the total goodput of subnet i, n = the number of subnets.
+    # Two subnets of two flows: 1 + 3 = 4 Mb/s and 2 + 2 = 4 Mb/s, equal totals, so the
+    # index over subnets is 1 although the flows differ (over flows: 100 / (4 · 18) = 0.694).
+    flows = pd.DataFrame({"name": ["a", "b", "c", "d"], "group": ["subnet0", "subnet0", "subnet1", "subnet1"],
+                          "goodput_bps": [1e6, 3e6, 2e6, 2e6]})
+    g = m.group_goodput(flows)
+    assert g.to_dict() == {"subnet0": 4e6, "subnet1": 4e6}
+    assert m.jain_index(g) == 1.0
+    assert m.jain_index(flows["goodput_bps"]) == pytest.approx(64 / (4 * 18))
+    # three subnets 6, 3, 2 Mb/s (one flow each): 11² / (3 · 49) = 121 / 147
+    three = pd.DataFrame({"name": ["a", "b", "c", "x"], "group": ["s0", "s1", "s2", ""],
+                          "goodput_bps": [6e6, 3e6, 2e6, 9e6]})
+    assert list(m.group_goodput(three).index) == ["s0", "s1", "s2"], "a flow without a group is left out"
+    assert m.jain_index(m.group_goodput(three)) == pytest.approx(121 / 147)
+    with pytest.raises(ValueError, match="no flow has a 'group'"):
+        m.group_goodput(flows.assign(group=""))
+
+
+def test_queue_statistics_from_the_start_of_the_window():
+    # samples before start_s are left out: 20, 40 at t >= 2 -> mean 30, std 10, max 40
+    s = pd.Series([300.0, 20.0, 40.0], index=[1.0, 2.0, 3.0])
+    assert m.queue_statistics(s, start_s=2.0) == {"mean": 30.0, "std": 10.0, "max": 40.0}
+    assert m.queue_statistics(s) == pytest.approx({"mean": 120.0, "std": (((180**2) + 100**2 + 80**2) / 3) ** 0.5,
+                                                   "max": 300.0})
+    with pytest.raises(ValueError, match="no sample at or after 5 s"):
+        m.queue_statistics(s, start_s=5.0)
+    with pytest.raises(ValueError, match=">= 0"):
+        m.queue_statistics(pd.Series([-1.0], index=[0.0]))

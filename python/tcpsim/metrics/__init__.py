@@ -22,13 +22,13 @@ Two kinds of functions:
 * pure functions of numbers or arrays (`jain_index`, `worst_case_fairness`,
   `coefficient_of_variation`, `throughput_ratio`, `improvement_percent`,
   `convergence_time`, `recovery_time`, `utilization`, `packet_loss_rate`,
-  `normalized_queue_length`, ...), which raise `ValueError` on
+  `normalized_queue_length`, `retransmission_fraction`, `queue_statistics`, ...), which raise `ValueError` on
   empty input, negative or non-finite values, and zero denominators;
 * table functions that take a tcpsim result table (or a `tcpsim.Results`, from which the
   right table is taken): `throughput_series`, `window_throughput`, `throughput`, `goodput`,
   `loss_rate`, `drop_rates`, `mean_queueing_delay`, `link_utilization`,
   `group_throughput_ratio`, `sampled_throughput`, `fairness_and_smoothness`,
-  `handoff_recovery_time`, `normalized_queue`. They return pandas objects indexed by flow, queue or link
+  `handoff_recovery_time`, `normalized_queue`, `group_goodput`. They return pandas objects indexed by flow, queue or link
   name. An empty table raises `ValueError`; a single row whose denominator is zero (a
   queue that saw no packet, say) gives NaN in that row rather than failing the table.
 
@@ -41,10 +41,12 @@ in its docstring, in one module per subject; every name is importable from here
   groups, improvement percentages;
 * `convergence` — `convergence_time`, and `recovery_time` after an outage (003's handoff);
 * `rates` — throughput and goodput (from counts and from the flows table),
-  aggregate goodput, retransmission ratio, throughput over time, in 003's 0.5 s samples
-  and within windows;
+  aggregate goodput, goodput per group of flows (002's subnets), retransmission ratio
+  and 002's retransmission fraction, throughput over time, in 003's 0.5 s samples and
+  within windows;
 * `links` — link utilization;
-* `queues` — packet loss and drop rates, queueing delay, normalized queue length (003).
+* `queues` — packet loss and drop rates, queueing delay, normalized queue length (003),
+  the mean, spread and maximum of a sampled queue (002).
 
 Throughput from the time series: the monitor's ``delivered_bytes`` sample at time ``t``
 is the payload delivered *in order* to the receiver during the interval ``(t - I, t]``
@@ -67,12 +69,13 @@ from .fairness import (
 from .convergence import convergence_time, recovery_time, handoff_recovery_time
 from .rates import (
     throughput_bps, goodput_bps, throughput, goodput, aggregate_goodput,
-    retransmission_ratio, throughput_series, window_throughput, sampled_throughput,
+    retransmission_ratio, retransmission_fraction, group_goodput, throughput_series,
+    window_throughput, sampled_throughput,
 )
 from .links import utilization, link_utilization
 from .queues import (
     packet_loss_rate, loss_rate, drop_rates, queueing_delay, mean_queueing_delay,
-    normalized_queue_length, normalized_queue,
+    normalized_queue_length, normalized_queue, queue_statistics,
 )
 
 __all__ = [
@@ -98,6 +101,8 @@ __all__ = [
     "goodput",
     "aggregate_goodput",
     "retransmission_ratio",
+    "retransmission_fraction",
+    "group_goodput",
     "throughput_series",
     "window_throughput",
     "sampled_throughput",
@@ -112,4 +117,5 @@ __all__ = [
     "mean_queueing_delay",
     "normalized_queue_length",
     "normalized_queue",
+    "queue_statistics",
 ]

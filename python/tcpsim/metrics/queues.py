@@ -1,12 +1,12 @@
 """Losses and delays at queues: packet loss rates (002) of flows, early, overflow
-and mark rates of queues, and queueing delay from queue length or measured
-sojourn times.
+and mark rates of queues, queueing delay from queue length or measured sojourn
+times, and the statistics of a sampled queue length (002).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Union
+from typing import Any, Dict, Union
 
 import numpy as np
 import pandas as pd
@@ -143,6 +143,32 @@ def mean_queueing_delay(queues: Any) -> pd.Series:
     """
     df = _table(queues, "queues", ["queue", "mean_sojourn_s"])
     return pd.Series(df["mean_sojourn_s"].to_numpy(dtype=float), index=df["queue"].to_numpy(), name="mean_queueing_delay_s")
+
+
+def queue_statistics(samples: Any, start_s: float = 0.0) -> Dict[str, float]:
+    """Mean, standard deviation and maximum of a queue's sampled length from ``start_s``
+    on: 002 §2.3's "queue size", sampled every 10 ms, with the first 20 s discarded as
+    its fairness measures discard them.
+
+    ``samples`` is a Series of queue lengths (packets) indexed by sample time (s), such
+    as the ``queue_pkts`` column of ``Results.series``. The standard deviation is the
+    population one (over the samples, ``ddof = 0``): how far the queue swings about its
+    mean (002's "oscillates" against "stable"). Returns ``{"mean", "std", "max"}``.
+
+    Raises `ValueError` when no sample lies at or after ``start_s``, or a length is
+    negative or not finite.
+
+    >>> s = pd.Series([500.0, 100.0, 300.0, 200.0], index=[10.0, 20.0, 30.0, 40.0])
+    >>> queue_statistics(s, start_s=20.0)
+    {'mean': 200.0, 'std': 81.64965809277261, 'max': 300.0}
+    """
+    series = pd.Series(samples)
+    t = series.index.to_numpy(dtype=float)
+    kept = series.to_numpy(dtype=float)[t >= start_s - 1e-9]
+    if kept.size == 0:
+        raise ValueError(f"queue_statistics: no sample at or after {start_s:g} s")
+    q = _queue_lengths(kept, "queue_statistics")
+    return {"mean": float(q.mean()), "std": float(q.std()), "max": float(q.max())}
 
 
 def normalized_queue_length(queue_length_pkts: Union[float, ArrayLike], buffer_pkts: float) -> Union[float, np.ndarray]:

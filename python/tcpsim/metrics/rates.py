@@ -1,6 +1,6 @@
 """Rates of flows: throughput and goodput from packet counts (002) and from the
-flows table, a run's aggregate goodput, retransmission ratios, and throughput
-over time from the ``delivered_bytes`` series (003), whole or within windows.
+flows table, a run's aggregate goodput, goodput per group of flows (002),
+retransmission ratios and fractions, and throughput over time from the ``delivered_bytes`` series (003), whole or within windows.
 """
 
 from __future__ import annotations
@@ -127,6 +127,66 @@ def retransmission_ratio(flows: Any) -> pd.Series:
     df = _table(flows, "flows", ["name", "packets_sent", "retransmits"])
     r = _ratio(df["retransmits"], df["packets_sent"])
     return pd.Series(r.to_numpy(), index=df["name"].to_numpy(), name="retransmission_ratio")
+
+
+def retransmission_fraction(packets: float, retransmitted: float) -> float:
+    """The share of retransmitted packets among the data packets: 002's
+    (throughput − goodput) / throughput.
+
+    Definition (002 §2.3.3–2.3.4): throughput counts m packets (retransmissions
+    included), goodput (m − n) of them, "n packets (n < m) are retransmitted packets"; so
+    "the difference between the throughput and goodput is the number of retransmit
+    packets" and, over the throughput::
+
+        fraction = n / m = retransmitted / packets
+
+    Counted in packets, so the header, which throughput's wire bytes carry and goodput's
+    payload does not, does not enter. The thesis counts them at the sink; a simulator
+    counts them exactly at the sender (``retransmits`` and ``packets_sent`` of the flows
+    table, ns-2's ``nrexmitpack_`` and ``ndatapack_``), which differs only by the
+    retransmissions dropped again.
+
+    Raises `ValueError` when there are no packets, a count is negative or not finite, or
+    more were retransmitted than sent.
+
+    Example — 1000 packets, 20 of them retransmissions:
+
+    >>> retransmission_fraction(1000, 20)
+    0.02
+    """
+    if not (math.isfinite(packets) and math.isfinite(retransmitted)) or min(packets, retransmitted) < 0:
+        raise ValueError("retransmission_fraction: counts must be finite and >= 0")
+    if packets == 0:
+        raise ValueError("retransmission_fraction: no packets; the fraction is undefined")
+    if retransmitted > packets:
+        raise ValueError(f"retransmission_fraction: retransmitted ({retransmitted}) exceeds packets ({packets})")
+    return float(retransmitted / packets)
+
+
+def group_goodput(flows: Any, by: str = "group") -> pd.Series:
+    """Goodput (bit/s) of each group of flows: the sum of its flows' ``goodput_bps``.
+
+    002 §2.3.7.1 computes Jain's index over *subnets*, each subnet's allocation "the
+    total goodput of subnet i" over 20–100 s (``jain_index(group_goodput(flows))``, n =
+    the number of subnets). ``by`` names the flows table's column that groups them (the
+    scenario's flow key ``group``); flows with an empty group are left out. Returns a
+    Series indexed by group name, in order of first appearance.
+
+    Raises `ValueError` when no flow has a group.
+
+    >>> flows = pd.DataFrame({"name": ["a", "b", "c"], "group": ["s0", "s0", "s1"],
+    ...                       "goodput_bps": [1e6, 2e6, 4e6]})
+    >>> group_goodput(flows).to_dict()
+    {'s0': 3000000.0, 's1': 4000000.0}
+    """
+    df = _table(flows, "flows", ["name", by, "goodput_bps"])
+    named = df[df[by].fillna("").astype(str) != ""]
+    if named.empty:
+        raise ValueError(f"group_goodput: no flow has a {by!r}; give the flows one (scenario key 'group')")
+    total = named.groupby(by, sort=False)["goodput_bps"].sum().astype(float)
+    total.index = total.index.astype(str)
+    total.index.name = by
+    return total.rename("goodput_bps")
 
 
 def throughput_series(timeseries: Any, interval: Optional[float] = None) -> pd.DataFrame:

@@ -160,18 +160,29 @@ def readings(doc: Document) -> Dict[str, Dict[str, str]]:
     return out
 
 
-def _remapped(c: Check, mapping: Dict[str, str]) -> Optional[Check]:
-    """`c` with its references to the experiments in `mapping` moved to their variants, or
-    None when it refers to none of them."""
+def _moved(doc: Optional[Document], mapping: Dict[str, str], ref: str) -> Optional[str]:
+    """`ref` on its experiment's variant in `mapping`, or None when the reading leaves it
+    where it is: another experiment, or a case the variant does not run (a variant of
+    some cases, ``cases = [...]``: the others keep the main reading's runs)."""
+    r = parse_ref(ref)
+    if r.experiment not in mapping:
+        return None
+    variant = mapping[r.experiment]
+    if doc is not None and r.case not in [c.name for c in doc.experiment(variant).cases]:
+        return None
+    return ref.replace(r.experiment + ":", variant + ":", 1)
+
+
+def _remapped(c: Check, mapping: Dict[str, str], doc: Optional[Document] = None) -> Optional[Check]:
+    """`c` with its references to the experiments in `mapping` moved to their variants
+    (of the cases each variant runs, when `doc` is given), or None when none moves."""
     def move(ref: str) -> str:
-        r = parse_ref(ref)
-        if r.experiment not in mapping:
-            return ref
-        return ref.replace(r.experiment + ":", mapping[r.experiment] + ":", 1)
+        moved = _moved(doc, mapping, ref)
+        return ref if moved is None else moved
 
     raw = dict(c.raw)
     refs = list(raw.get("items", [])) + [raw[k] for k in ("ours", "series") if k in raw]
-    if not any(parse_ref(r).experiment in mapping for r in refs):
+    if not any(_moved(doc, mapping, r) is not None for r in refs):
         return None
     if "items" in raw:
         raw["items"] = [move(r) for r in raw["items"]]
@@ -190,7 +201,7 @@ def evaluate_readings(doc: Document, m: Measurements, quick: bool = False) -> Di
         for c in doc.checks:
             if quick and not c.quick:
                 continue
-            moved = _remapped(c, mapping)
+            moved = _remapped(c, mapping, doc)
             if moved is not None:
                 vs.append(_evaluate(doc, moved, m))
         out[name] = vs

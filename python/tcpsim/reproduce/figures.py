@@ -23,6 +23,11 @@ import numpy as np
 from matplotlib.font_manager import FontProperties
 
 from .. import units
+
+try:  # Python >= 3.11
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as _toml  # type: ignore[no-redef]
 from ..plots.series import EARLY_DROPS, OVERFLOW_DROPS, RED_AVERAGE, _metric, sampling_interval
 from ..plots.style import legend, new_figure, styled, to_bytes
 from ..results import load_results
@@ -96,6 +101,16 @@ def _draw(ex: Experiment, fig: Figure, outcome, m: Measurements):
         return _critical_window(ex, fig, cases, plan, m)
     if fig.kind == "rounds_to_equilibrium":
         return _rounds_to_equilibrium(ex, fig, cases, plan, m)
+    if fig.kind in ("aqm_performance", "group_goodput"):
+        ordered = [ex.case(name) for name in fig.cases] if fig.cases else ex.cases
+        letters = fig.extra.get("letters") or [chr(ord("a") + k) for k in range(len(ordered))]
+        lettered = [(letter, c, outcome.run_dirs.get((ex.name, c.name, fig.at, seed)))
+                    for letter, c in zip(letters, ordered)]
+        lettered = [(letter, c, d) for letter, c, d in lettered if d is not None]
+        if not lettered:
+            return None
+        draw_kind = _aqm_performance if fig.kind == "aqm_performance" else _group_goodput
+        return draw_kind(fig, lettered), note + f"; rates in {_bin_s(fig):g} s bins"
     if fig.kind == "case_bars":
         drawn = _case_bars(ex, fig, m)
         return (drawn, f"mean ± SD over {len(plan.seeds)} seed(s)") if drawn is not None else None
@@ -514,5 +529,175 @@ def _case_bars(ex: Experiment, fig: Figure, m: Measurements):
         ax.set_ylabel(textwrap.fill(measure_label(metric), 28))
     axes[-1].set_xticks(xs, [str(g.get("label", "")) for g in groups])
     legend(axes[0], None, outside=True)
+    f.suptitle(_title(fig.caption, f))
+    return f
+
+
+# ============================================================================ document 002
+
+#: The rows of reference document 002's performance figures (Figs 3-2 to 3-10, 4-1 to
+#: 4-3, 4-7 to 4-9, B-1 to B-3), top to bottom: what each shows and its y label.
+AQM_ROWS = (
+    ("utilization", "link utilization\n(per {bin})"),
+    ("rates", "throughput, goodput\n(packets/s, per {bin})"),
+    ("queue", "queue size\n(packets, per {sample})"),
+    ("loss", "packet loss rate\n(%, per {bin})"),
+    ("delay", "queueing delay\n(ms, per {sample})"),
+)
+
+
+def _bin_s(fig: Figure) -> float:
+    """The bin of a document 002 figure's rates (``bin_s``, default 1 s): the thesis
+    samples every 10 ms, which a 100 s axis cannot show as rates."""
+    return float(fig.extra.get("bin_s", 1.0))
+
+
+def _binned(series, bin_s: float, how: str = "sum"):
+    """`series` (indexed by sample time; each sample covers the interval ending at it)
+    summed or averaged per bin of `bin_s` seconds, indexed by the bin's end."""
+    if series.empty:
+        return series
+    t = series.index.to_numpy(dtype=float)
+    bins = np.ceil(np.round(t / bin_s, 9)) * bin_s
+    g = series.groupby(bins)
+    out = g.sum() if how == "sum" else g.mean()
+    return out[out.index > 0]
+
+
+def _bins(ax, binned, bin_s: float, **kw) -> None:
+    """Draws `binned` (`_binned`: one value per bin, indexed by the bin's end) as a
+    staircase, each value over its own bin."""
+    edges = np.r_[binned.index[0] - bin_s, binned.index.to_numpy(dtype=float)]
+    ax.stairs(binned.to_numpy(dtype=float), edges, lw=1.0, baseline=None, **kw)
+
+
+def _group_names(res) -> List[str]:
+    """The groups of the run's flows (the flows table's ``group``), in order."""
+    if "group" not in res.flows.columns:
+        return []
+    return [g for g in dict.fromkeys(res.flows["group"].fillna("").astype(str)) if g]
+
+
+def _packet_sizes(res) -> Optional[Tuple[float, float]]:
+    """(payload, wire) bytes of the first flow's data packets, from the run's scenario,
+    a size it does not give at the TCP model's default (`tcpsim.models`); None without
+    the scenario's text: throughput counts wire bytes and goodput payload, so both are
+    drawn in packets."""
+    from .. import models
+
+    if not res.scenario_text:
+        return None
+    flows = _toml.loads(res.scenario_text).get("flow", [])
+    flow = flows[0] if flows else {}
+    spec = models.get("agent", "tcp")
+
+    def size(key: str) -> float:
+        if key in flow:
+            return float(units.parse(flow[key])[0])
+        return float(spec.param(key).default)
+
+    payload = size("packet_size")
+    return payload, payload + size("header_size")
+
+
+def _aqm_rows(res, bin_s: float):
+    """The five curves of one run of a document 002 performance figure, by row."""
+    top = _bottleneck(res)
+
+    def one(metric: str):
+        wide = res.series(metric, [top])
+        return None if wide.empty else wide.iloc[:, 0]
+
+    rows = {}
+    u = one("utilization")
+    rows["utilization"] = [("", _binned(u, bin_s, "mean"))] if u is not None else []
+    groups = _group_names(res)
+    sizes = _packet_sizes(res)
+    rows["rates"] = []
+    if sizes is not None:
+        names = groups or list(res.flows.loc[res.flows["type"] == "tcp", "name"])
+        for label, metric, size in (("throughput", "received_bytes", sizes[1]), ("goodput", "delivered_bytes", sizes[0])):
+            wide = res.series(metric, names)
+            if not wide.empty:
+                rows["rates"].append((label, _binned(wide.sum(axis=1) / size, bin_s) / bin_s))
+    q = one("queue_pkts")
+    rows["queue"] = [("", q)] if q is not None else []
+    arrivals, early, overflow = one("arrivals"), one("early_drops"), one("overflow_drops")
+    rows["loss"] = []
+    if arrivals is not None and early is not None and overflow is not None:
+        a = _binned(arrivals, bin_s)
+        lost = _binned(early.fillna(0) + overflow.fillna(0), bin_s)
+        rows["loss"] = [("", (100 * lost / a.where(a > 0)).fillna(0.0))]
+    d = one("sojourn_s")
+    rows["delay"] = [("", d * 1e3)] if d is not None else []
+    return rows
+
+
+def _aqm_performance(fig: Figure, lettered):
+    """Reference document 002's performance figure: five rows (link utilization,
+    throughput and goodput, queue size, packet loss rate, queueing delay) against time,
+    one column per case (the thesis' (a) baseline, (b) variant), from the bottleneck's
+    time series and the groups' (or flows') ``received_bytes`` and ``delivered_bytes``.
+    Rates are binned (``bin_s``); the queue and the delay are drawn per sample. The
+    goodput drawn is the payload delivered in order, in which a retransmission that
+    fills a hole counts: the gap to the throughput is the duplicates received. The
+    thesis' goodput leaves out every retransmitted packet (Sect. 2.3.4); the measure
+    ``retransmit_fraction`` gives that share, the time series has no such count."""
+    bin_s = _bin_s(fig)
+    cols = len(lettered)
+    f = new_figure((4.6 * cols + 1.2, 11.5))
+    axes = f.subplots(len(AQM_ROWS), cols, sharex=True, sharey="row", squeeze=False)
+    loaded = [(letter, c, load_results(d)) for letter, c, d in lettered]
+    sample = _interval_text(loaded[0][2]) or "sample"
+    per_bin = f"{bin_s:g} s"
+    for j, (letter, c, res) in enumerate(loaded):
+        rows = _aqm_rows(res, bin_s)
+        for i, (row, ylabel) in enumerate(AQM_ROWS):
+            ax = axes[i, j]
+            for k, (label, series) in enumerate(rows[row]):
+                if series is None or series.empty:
+                    continue
+                if row in ("utilization", "rates", "loss"):
+                    _bins(ax, series, bin_s, color=f"C{k}", label=label or None)
+                else:
+                    ax.plot(series.index, series.values, lw=0.8, color=f"C{k}", label=label or None)
+            if row == "rates" and rows[row]:
+                legend(ax, None, outside=False)
+            if j == 0:
+                ax.set_ylabel(ylabel.format(bin=per_bin, sample=sample))
+        axes[0, j].set_title(_title(f"({letter}) {c.label}" if letter else c.label, f, cols), loc="left")
+    axes[0, 0].set_xlim(left=0)
+    for i in range(len(AQM_ROWS)):
+        axes[i, 0].set_ylim(bottom=0)
+    f.supxlabel("time (s)")
+    f.suptitle(_title(fig.caption, f))
+    return f
+
+
+def _group_goodput(fig: Figure, lettered):
+    """Reference document 002's per-subnet goodput figures (Figs 3-11 to 3-14, 4-4, 4-5,
+    4-10, 4-11): each group's goodput (its ``delivered_bytes`` series, payload delivered
+    in order) against time, binned (``bin_s``), one panel per case."""
+    bin_s = _bin_s(fig)
+    n = len(lettered)
+    cols = 2 if n > 1 else 1
+    rows = math.ceil(n / cols)
+    f = new_figure((10 if cols == 2 else 8, 3.0 * rows + 1.1))
+    axes = f.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+    for ax, (letter, c, d) in zip(axes.flat, lettered):
+        res = load_results(d)
+        groups = _group_names(res)
+        wide = res.series("delivered_bytes", groups)
+        for k, g in enumerate([g for g in groups if g in wide.columns]):
+            _bins(ax, _binned(wide[g], bin_s) * 8 / bin_s / 1e6, bin_s, color=f"C{k}", label=g)
+        ax.set_title(_title(f"({letter}) {c.label}" if letter else c.label, f, cols), loc="left")
+        legend(ax, "group", outside=False)
+    for k, ax in enumerate(axes.flat):
+        if k >= n:
+            ax.set_visible(False)
+    axes.flat[0].set_ylim(bottom=0)
+    axes.flat[0].set_xlim(left=0)
+    f.supxlabel("time (s)")
+    f.supylabel(f"goodput (Mb/s, per {bin_s:g} s)")
     f.suptitle(_title(fig.caption, f))
     return f

@@ -61,6 +61,16 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "short_term_fairness": ("short-term fairness (Jain's index per sample, averaged)", ""),
     "queue_norm_mean": ("mean bottleneck queue over its buffer", ""),
     "queue_norm_max": ("largest bottleneck queue over its buffer", ""),
+    # aqm_measures: reference document 002's measures of groups (subnets) and the bottleneck
+    "group_goodput_mbps": ("goodput of a group of flows (a subnet)", "Mb/s"),
+    "jain_groups": ("Jain's fairness index over the groups (subnets)", ""),
+    "bottleneck_utilization": ("bottleneck utilization", ""),
+    "bottleneck_loss_rate": ("bottleneck loss rate (drops / arrivals)", ""),
+    "bottleneck_delay_ms": ("mean queueing delay at the bottleneck", "ms"),
+    "queue_mean_pkts": ("mean bottleneck queue (samples)", "packets"),
+    "queue_std_pkts": ("standard deviation of the bottleneck queue (samples)", "packets"),
+    "queue_max_pkts": ("largest bottleneck queue (samples)", "packets"),
+    "retransmit_fraction": ("retransmitted share of the packets sent ((throughput − goodput) / throughput)", ""),
     # handoff_measures: recovery after an outage
     "recovery_s": ("recovery time after the outage", "s"),
     # group_measures: reference document 000's measures per congestion control and queue

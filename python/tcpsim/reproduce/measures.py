@@ -67,6 +67,17 @@ Metric names (docs/reproducing.md#metrics):
   throughput, averaged over the flows) and ``short_term_fairness`` (Jain's index of each
   sample, averaged); with ``buffer_pkts``, ``queue_norm_mean`` and ``queue_norm_max`` (the
   bottleneck queue's ``queue_pkts`` samples over its limit, from the same start).
+- For an experiment with ``[experiment.aqm]`` (`aqm_measures`), reference document 002's
+  measures of the bottleneck and of the groups of flows (its subnets), over the
+  measurement window (the scenario's ``measure_from`` to the end, the queue's samples
+  too): ``group_goodput_mbps.GROUP`` (a group's total goodput) and
+  ``jain_groups`` (Jain's index over the groups' goodputs, n = the number of groups:
+  002's fairness index), ``bottleneck_utilization``, ``bottleneck_loss_rate`` (early
+  and overflow drops over arrivals), ``bottleneck_delay_ms`` (mean queueing delay of the
+  packets that left the queue), ``queue_mean_pkts``, ``queue_std_pkts`` and
+  ``queue_max_pkts`` (of the ``queue_pkts`` samples) and ``retransmit_fraction`` (002's
+  (throughput − goodput) / throughput in packets: the retransmissions among the TCP
+  packets sent, `tcpsim.metrics.retransmission_fraction`).
 - For an experiment with ``[experiment.handoff]`` (`handoff_measures`): ``recovery_s.NAME``
   per flow, the seconds from the end of the outage until its throughput regains its level
   (`tcpsim.metrics.handoff_recovery_time`; ``inf`` if it never does).
@@ -249,6 +260,52 @@ def smoothness_measures(res: Results, from_s: Any = None, every_s: Any = None,
         if len(q):
             out["queue_norm_mean"] = float(q.mean())
             out["queue_norm_max"] = float(q.max())
+    return out
+
+
+def aqm_measures(res: Results) -> Dict[str, float]:
+    """Reference document 002's measures of one run (see the module's list): per group of
+    flows and over the groups, of the bottleneck queue and link, and of retransmissions,
+    over the run's measurement window, the scenario's ``measure_from`` to the end (the
+    counters of the flows, queues and links tables cover it; the queue's samples are
+    taken from it on). A measure the run cannot give (no group, no queue samples) is left
+    out."""
+    from_s = float(res.summary.get("measure_from_s") or 0.0)
+    out: Dict[str, float] = {}
+    f = res.flows
+    tcp = f[f["type"] == "tcp"]
+    if "group" in tcp.columns:
+        try:
+            groups = metrics.group_goodput(tcp)
+        except ValueError:
+            groups = None
+        if groups is not None:
+            for name, bps in groups.items():
+                out[f"group_goodput_mbps.{name}"] = float(bps) / 1e6
+            out["jain_groups"] = metrics.jain_index(groups) if groups.sum() > 0 else float("nan")
+    sent = float(tcp["packets_sent"].sum())
+    if sent > 0:
+        out["retransmit_fraction"] = metrics.retransmission_fraction(sent, float(tcp["retransmits"].sum()))
+    top = _bottleneck(res)
+    if top is None:
+        return out
+    link = res.links[res.links["link"] == top].iloc[0]
+    out["bottleneck_utilization"] = _f(link["utilization"])
+    q = res.queues[res.queues["queue"] == top]
+    if len(q):
+        row = q.iloc[0]
+        arrivals = _f(row["arrivals"])
+        if arrivals > 0:
+            out["bottleneck_loss_rate"] = metrics.packet_loss_rate(_f(row["early_drops"]) + _f(row["overflow_drops"]),
+                                                                   arrivals)
+        out["bottleneck_delay_ms"] = _f(row["mean_sojourn_s"]) * 1e3
+    samples = res.series("queue_pkts", [top])
+    if not samples.empty:
+        try:
+            stats = metrics.queue_statistics(samples.iloc[:, 0], from_s)
+        except ValueError:
+            return out
+        out.update({f"queue_{k}_pkts": v for k, v in stats.items()})
     return out
 
 

@@ -201,6 +201,8 @@ def measures_from(stdout: str, tr: Optional[pd.DataFrame], seconds: float,
         m["bottleneck_marks"] = q["marks"]
     if any(l.startswith("flowname ") for l in lines):
         m.update(group_measures_from(lines, seconds))
+    if any(l.startswith("window ") for l in lines):
+        m.update(aqm_measures_from(lines))
     if measuring and (measuring.get("samples") or measuring.get("outage_s")):
         res = sampled_results(lines, seconds)
         if res is not None:
@@ -252,6 +254,63 @@ def sampled_results(lines: List[str], seconds: float) -> Optional[Results]:
     series = pd.DataFrame(rows, columns=["time_s", "entity", "metric", "value"])
     links = pd.DataFrame({"link": ["r1->r2"], "utilization": [1.0]})
     return Results(flows=flow_table, queues=pd.DataFrame(), links=links, timeseries=series)
+
+
+def aqm_measures_from(lines: List[str]) -> Dict[str, float]:
+    """`measures.aqm_measures` of a twin that prints the counters of its measurement
+    window (validation/ns2/doc002.tcl): its ``window t=..`` lines at the window's start
+    and end (the bottleneck's QueueMonitor counters and the agents' sums), its ``groups
+    t=.. pkts=..`` lines (each subnet's data packets delivered in order so far), its
+    ``qdelay`` line, its ``qlen`` samples and its ``bottleneck rate_bps=..`` line.
+
+    Over the window: each subnet's goodput (``group_goodput_mbps.subnetK``, payload =
+    packets x the flows' packet_size), their sum (``tcp_goodput_mbps``) and Jain's index
+    over them; the bottleneck's early and forced drops, marks, loss rate and
+    utilization (bytes sent on over rate x window); the mean queueing delay; the queue's
+    samples from the window's start; the retransmissions and timeouts of all agents and
+    ``retransmit_fraction``, the agents' retransmitted packets (``nrexmitpack_``) over
+    their data packets (``ndatapack_``), as tcpsim's flows count them."""
+    from ..metrics import jain_index, packet_loss_rate, queue_statistics, retransmission_fraction
+
+    windows = [_kv(l) for l in lines if l.startswith("window ")]
+    groups = [re.match(r"groups t=(\S+) pkts=(\S+)", l).groups() for l in lines if l.startswith("groups ")]
+    if len(windows) != 2 or len(groups) != 2:
+        return {}
+    (a, b), (ga, gb) = windows, groups
+    seconds = b["t"] - a["t"]
+    payload = next((_kv(l)["packet_size"] for l in lines if l.startswith("flow ")), float("nan"))
+    delivered = [float(y) - float(x) for x, y in zip(ga[1].split(","), gb[1].split(","))]
+    out: Dict[str, float] = {}
+    for k, pkts in enumerate(delivered):
+        out[f"group_goodput_mbps.subnet{k}"] = pkts * payload * 8 / seconds / 1e6
+    out["tcp_goodput_mbps"] = sum(delivered) * payload * 8 / seconds / 1e6
+    out["jain_groups"] = jain_index(delivered) if sum(delivered) > 0 else float("nan")
+    d = {k: b[k] - a[k] for k in ("arrivals", "departures", "drops", "early_drops", "marks", "departed_bytes",
+                                  "rexmit_pkts", "timeouts")}
+    out["bottleneck_early_drops"] = d["early_drops"]
+    out["bottleneck_forced_drops"] = d["drops"] - d["early_drops"]
+    out["bottleneck_marks"] = d["marks"]
+    out["tcp_retransmits"] = d["rexmit_pkts"]
+    out["tcp_timeouts"] = d["timeouts"]
+    if d["arrivals"] > 0:
+        out["bottleneck_loss_rate"] = packet_loss_rate(d["drops"], d["arrivals"])
+    sent = b["data_pkts"] - a["data_pkts"]
+    if sent > 0:
+        out["retransmit_fraction"] = retransmission_fraction(sent, d["rexmit_pkts"])
+    rate = next((_kv(l)["rate_bps"] for l in lines if l.startswith("bottleneck ")), None)
+    if rate:
+        out["bottleneck_utilization"] = d["departed_bytes"] * 8 / (rate * seconds)
+    delay = next((_kv(l) for l in lines if l.startswith("qdelay ")), None)
+    if delay is not None and delay.get("count", 0) > 0:
+        out["bottleneck_delay_ms"] = delay["mean"] * 1e3
+    qlen = [_kv(l) for l in lines if l.startswith("qlen ")]
+    if qlen:
+        samples = pd.Series([q["pkts"] for q in qlen], index=[q["t"] for q in qlen], dtype=float)
+        try:
+            out.update({f"queue_{k}_pkts": v for k, v in queue_statistics(samples, a["t"]).items()})
+        except ValueError:
+            pass
+    return out
 
 
 def _cc_of(agent: str) -> str:

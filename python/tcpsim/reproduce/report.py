@@ -215,6 +215,9 @@ def build(doc: Document, outcome, verdicts: List[Verdict], m: Measurements, comm
     # Assumptions
     B.append(Block("h", "Assumptions shared by the experiments"))
     B.append(Block("ul", items=list(doc.assumptions)))
+    if doc.errata:
+        B.append(Block("h", "Errata and contradictions of the document, and what we took"))
+        B.append(Block("ul", items=list(doc.errata)))
     # Experiments
     for ex in doc.experiments:
         B.append(Block("h", f"{ex.name}: {ex.title}"))

@@ -23,8 +23,9 @@ from .._core import ScenarioError, __build__
 from .._progress import Counter
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
-from .measures import (event_measures, group_measures, handoff_measures, read_trace, run_measures,
-                       smoothness_measures, trace_counter_checks, trace_measures, window_measures)
+from .measures import (aqm_measures, event_measures, group_measures, handoff_measures, read_trace,
+                       run_measures, smoothness_measures, trace_counter_checks, trace_measures,
+                       window_measures)
 from .spec import Document, Experiment, point_key
 
 #: (experiment, case, point, seed)
@@ -242,6 +243,8 @@ def run_plan(plan: Plan, cache: Path, *, jobs: Optional[int] = None, scheduler: 
                     res, ex.samples.from_s, ex.samples.every_s, ex.samples.buffer_pkts))
             if ex.outage_s is not None:
                 measured[r.run_id].update(handoff_measures(res, ex.outage_s))
+            if ex.aqm:
+                measured[r.run_id].update(aqm_measures(res))
         m = dict(measured[r.run_id])
         tc = plan.traced.get(key)
         if tc is not None and tc[0] in traced:

@@ -123,6 +123,9 @@ class Experiment:
     #: An outage (start, end) in seconds, such as a handoff's blackout, for the
     #: ``recovery_s.NAME`` metrics (``[experiment.handoff]``).
     outage_s: Optional[Tuple[float, float]] = None
+    #: Reference document 002's measures (`measures.aqm_measures`), asked for with an
+    #: ``[experiment.aqm]`` table (no keys: the window is the scenario's measure_from).
+    aqm: bool = False
     #: The ns-2.35 twin, if the experiment has one.
     ns2: Optional[Ns2Twin] = None
     #: The name of the other reading of the document this experiment belongs to, when it
@@ -190,6 +193,10 @@ class Document:
     #: What the runs found about the document as a whole, one paragraph each, written
     #: after a run; they cite the measurements they rest on (`Citation`), as reasons do.
     findings: List[str] = field(default_factory=list)
+    #: The document's own errors and contradictions that the reproduction had to
+    #: decide (a table that contradicts its text, a scenario listed with the wrong
+    #: number of sources), one each, with what we took.
+    errata: List[str] = field(default_factory=list)
 
     def experiment(self, name: str) -> Experiment:
         for e in self.experiments:
@@ -416,6 +423,12 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{hw}, key 'outage_s': expected [start, end] in seconds with start < end, "
                                 "such as [20, 21]")
         e.outage_s = (float(o[0]), float(o[1]))
+    aqm = ex.get("aqm")
+    if aqm is not None:
+        if aqm != {}:
+            raise ScenarioError(f"{where}, [experiment.aqm]: expected an empty table (document 002's measures "
+                                "take their window from the scenario's simulation.measure_from)")
+        e.aqm = True
     twin = ex.get("ns2")
     if twin is not None:
         tw = f"{where}, [experiment.ns2]"
@@ -500,14 +513,19 @@ def _panel_letters(value: Any, fig: Figure, drawn: List[str], case_names: List[s
 
 
 #: Keys of a variant that inherits its experiment (``variant_of`` without ``[base]``).
-VARIANT_KEYS = {"title", "section", "variant_of", "variant", "reading", "set", "ns2_args"}
+VARIANT_KEYS = {"title", "section", "variant_of", "variant", "reading", "set", "ns2_args", "cases", "ns2"}
 
 
 def _load_variant(path: Path, doc: Dict[str, Any], seen: Tuple[Path, ...]) -> Experiment:
     """An experiment that is another reading of `variant_of`: the same base, cases, axis,
     quick settings, trace and ns-2 twin, with `set` applied to every case (sweep key
     paths, as a case's `set`) and `ns2_args` appended to the twin's arguments. Figures
-    are its own ([[figure]] tables), none by default."""
+    are its own ([[figure]] tables), none by default.
+
+    ``cases = [...]`` keeps only those cases: a reading that concerns some of them (a
+    parameter only one queue discipline has); the checks then take the others from
+    `variant_of` (`checks.readings`). ``ns2 = false``: the reading has no ns-2 twin (ns-2
+    cannot express it), so its cases show "no twin"."""
     where = str(path)
     ex = doc["experiment"]
     bad = sorted(set(ex) - VARIANT_KEYS)
@@ -537,8 +555,30 @@ def _load_variant(path: Path, doc: Dict[str, Any], seen: Tuple[Path, ...]) -> Ex
     e.variant_of = ex["variant_of"]
     e.variant = variant
     e.needs = parent.needs
+    kept = ex.get("cases")
+    if kept is not None:
+        names = [c.name for c in parent.cases]
+        if not (isinstance(kept, list) and kept and all(isinstance(k, str) for k in kept)):
+            raise ScenarioError(f"{where}, key 'experiment.cases': expected a list of case names of {parent.name} "
+                                f"({', '.join(names)})")
+        unknown = [k for k in kept if k not in names]
+        if unknown:
+            raise ScenarioError(f"{where}, key 'experiment.cases': {unknown[0]!r} is not a case of {parent.name} "
+                                f"(its cases: {', '.join(names)})")
+        e.cases = [c for c in e.cases if c.name in kept]
     for c in e.cases:
-        c.set = {**sets, **c.set}
+        # the case's own keys first, so that a key path into a table the case sets whole
+        # (document 002's "dumbbell.bottleneck.queue.no_drop_rule" into the case's queue)
+        # lands in it; a key both set stays the case's
+        c.set = {**c.set, **{k: v for k, v in sets.items() if k not in c.set}}
+    twin = ex.get("ns2", True)
+    if twin is not False and twin is not True:
+        raise ScenarioError(f"{where}, key 'experiment.ns2': expected false (the reading has no ns-2 twin); "
+                            "the twin's arguments of a variant go in ns2_args")
+    if twin is False and e.ns2 is not None:
+        e.ns2 = None
+        for c in e.cases:
+            c.ns2, c.no_twin = None, True
     if e.ns2 is not None:
         e.ns2.args = e.ns2.args + _ns2_args(ex.get("ns2_args", []), f"{where}, key 'experiment.ns2_args'")
     e.figures = _figures(doc, path, [c.name for c in e.cases])
@@ -589,6 +629,7 @@ def load_document(doc: str, root: Optional[Path] = None) -> Document:
         citation=_need(m, "citation", where), seeds=int(m.get("seeds", 1)),
         assumptions=list(m.get("assumptions", [])), experiments=experiments, values=values, checks=checks,
         ns2_note=str(m.get("ns2_note", "")), findings=_findings(m.get("findings", []), where),
+        errata=_paragraphs(m.get("errata", []), where, "errata"),
     )
     _check_refs(document)
     return document
@@ -623,6 +664,12 @@ def _key_line(path: Path, array: str, index: int, key: str) -> Optional[int]:
         elif seen == index and re.match(rf"{re.escape(key)}\s*=", s):
             return n
     return None
+
+
+def _paragraphs(value: Any, where: str, key: str) -> List[str]:
+    if not (isinstance(value, list) and all(isinstance(f, str) and f.strip() for f in value)):
+        raise ScenarioError(f"{where}, key '{key}': expected a list of paragraphs (strings)")
+    return list(value)
 
 
 def _findings(value: Any, where: str) -> List[str]:
