@@ -1,9 +1,10 @@
 //! CoDel's state machine, shared by the `codel` queue and each flow queue of `fq_codel`.
 //!
 //! K. Nichols, V. Jacobson, A. McGregor and J. Iyengar, "Controlled Delay Active Queue
-//! Management", RFC 8289, 2018: §3 (the algorithm), §4.2 (the control law
-//! t + interval/√count), §5 (the pseudocode: `dodequeue`, `dequeue`, the re-entry rule
-//! with `count − lastcount`). ECN marking as Linux `include/net/codel_impl.h` and ns-3
+//! Management", RFC 8289, 2018: §3.3 (the control loop: the next drop at
+//! t + interval/√count), §4.1 (no drop with less than an MTU queued), §4.2–4.3 (interval
+//! and target), §5 (the pseudocode: `dodequeue`, `dequeue`, the re-entry rule with
+//! `count − lastcount`). ECN marking as Linux `include/net/codel_impl.h` and ns-3
 //! `CoDelQueueDisc` do it: a mark takes the place of a drop and ends the dropping loop,
 //! the marked packet leaving.
 //!
@@ -27,7 +28,7 @@ use crate::engine::{Dur, PacketId, SimTime};
 use crate::model::{ModelConfig, Param, ParamType as T, Value as V};
 use std::collections::VecDeque;
 
-const RFC: &str = "RFC 8289 §4.1, §4.4; ns-3 CoDelQueueDisc and Linux sch_codel default";
+const RFC: &str = "RFC 8289 §4.2, §4.3; ns-3 CoDelQueueDisc and Linux sch_codel default";
 
 pub(crate) const TARGET: Param = Param::new("target", T::Time, "s", V::Time(5_000_000_000), "acceptable standing queue delay: a sojourn below it resets the interval", RFC).range(1e-9, 1e6);
 pub(crate) const INTERVAL: Param = Param::new(
@@ -45,7 +46,7 @@ pub(crate) const MTU: Param = Param::new(
     "B",
     V::Size(1500),
     "no drop while the queue holds at most this many bytes after the dequeue (RFC 8289 maxpacket)",
-    "RFC 8289 §5.5 (maxpacket); ns-3 CoDelQueueDisc MinBytes 1500; Linux the device MTU",
+    "RFC 8289 §4.1, §5 (maxpacket); ns-3 CoDelQueueDisc MinBytes 1500; Linux the device MTU",
 )
 .range(0.0, 4294967295.0);
 
@@ -111,12 +112,12 @@ impl CodelFifo {
     }
 }
 
-/// RFC 8289 §4.2: the next drop `interval/√count` after `t`.
+/// RFC 8289 §3.3: the next drop `interval/√count` after `t`.
 pub fn control_law(t: SimTime, interval: Dur, count: u32) -> SimTime {
     t + (interval as f64 / (count as f64).sqrt()).round() as Dur
 }
 
-/// One CoDel queue's variables (RFC 8289 §5.4).
+/// One CoDel queue's variables (RFC 8289 §5, per-queue state).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CodelState {
     /// Drops (and marks) since entering the dropping state, carried over on re-entry.
