@@ -102,3 +102,31 @@ fn fq_codel_isolates_a_cbr_overload_and_shares_equally_across_rtts() {
     assert!(tail_cbr > 5.0, "drop-tail CBR goodput {tail_cbr} Mb/s");
     assert!(flow_number(&tail, 0, "rtt_mean_s") > 0.1, "drop-tail: the TCP packets wait behind the CBR backlog");
 }
+
+/// RFC 8289 §5 / Linux: with `ecn = true` and ECN-capable flows CoDel marks where it
+/// would drop, and holds the queue as well.
+#[test]
+fn codel_with_ecn_marks_instead_of_dropping() {
+    let text = dumbbell(r#"{ kind = "codel", ecn = true }"#, [1, 5, 10, 20], None).replace("start_jitter = \"1s\"\n", "start_jitter = \"1s\"\necn = true\n");
+    let r = run(&text);
+    let (sojourn, early, overflow) = bottleneck(&r);
+    let row = str_col(&r.queues, "queue").iter().position(|q| q == "r1->r2").expect("the bottleneck queue");
+    let marks = match column(&r.queues, "marks") {
+        tcpsim::Column::I64(v) => v[row],
+        other => panic!("marks: {other:?}"),
+    };
+    eprintln!("codel ecn: sojourn {sojourn:.4} s, {marks} marks, {early} early, {overflow} overflow drops");
+    assert!(marks > 0 && early == 0 && overflow == 0);
+    assert!(sojourn < 0.015, "mean sojourn {sojourn} s");
+}
+
+/// The default classifier (1024 hashed queues) isolates the CBR source too: five flows
+/// (and their ACKs) rarely collide.
+#[test]
+fn fq_codel_with_hashed_queues_isolates_the_cbr_source() {
+    let r = run(&dumbbell(r#""fq_codel""#, [1, 10, 20, 40], Some("8Mbps")));
+    let cbr = flow_number(&r, 4, "goodput_bps") / 1e6;
+    let tcp = goodputs_mbps(&r, 0..4);
+    eprintln!("fq_codel hashed: tcp {tcp:?} Mb/s, cbr {cbr:.3} Mb/s");
+    assert!(cbr < 2.7 && tcp.iter().all(|&g| g > 1.5), "tcp {tcp:?}, cbr {cbr}");
+}
