@@ -259,6 +259,30 @@ def _drr_shares_the_link_evenly(res, out, doc):
     assert _flow(tcpsim.run(droptail), "cbr_hog")["goodput_bps"] > 2 * fair_share
 
 
+@fact("codel_bufferbloat.toml")
+def _codel_keeps_the_queueing_delay_near_its_target(res, out, doc):
+    codel = _queue(res, "r1->r2")
+    assert codel["kind"] == "codel" and codel["early_drops"] > 0
+    assert codel["mean_sojourn_s"] < 0.015
+    assert res.links.set_index("link").loc["r1->r2", "utilization"] > 0.9
+    # The header's counterpoint: a 1000-packet DropTail buffer holds half a second.
+    droptail = (EXAMPLES / "codel_bufferbloat.toml").read_text(encoding="utf-8").replace(
+        'queue = "codel"', 'queue = { kind = "droptail", limit = "1000p" }')
+    assert _queue(tcpsim.run(droptail), "r1->r2")["mean_sojourn_s"] > 0.3
+
+
+@fact("fq_codel_isolation.toml")
+def _fq_codel_isolates_the_cbr_source_and_shares_evenly(res, out, doc):
+    fair_share = units.parse(doc["dumbbell"]["bottleneck"]["rate"])[0] / len(res.flows)
+    tcp = res.flows[res.flows["name"].str.startswith("tcp")]
+    assert _flow(res, "cbr_hog")["goodput_bps"] < 1.35 * fair_share
+    assert metrics.jain_index(tcp["goodput_bps"]) >= 0.98
+    assert (tcp["rtt_mean_s"] < 0.2).all()
+    droptail = (EXAMPLES / "fq_codel_isolation.toml").read_text(encoding="utf-8").replace(
+        'queue = { kind = "fq_codel", perfect = true }', 'queue = { kind = "droptail", limit = "100p" }')
+    assert _flow(tcpsim.run(droptail), "cbr_hog")["goodput_bps"] > 2.5 * fair_share
+
+
 @fact("handoff_blackout.toml")
 def _nothing_is_delivered_during_the_blackout(res, out, doc):
     wireless = next(link for link in doc["link"] if "error_model" in link

@@ -401,7 +401,7 @@ def test_from_dict_rejects_unknown_keys_by_name():
         (lambda d: d.__setitem__("monitors", {}), "monitors"),
         (lambda d: d["simulation"].__setitem__("sed", 3), "sed"),
         (lambda d: d["flow"][0].__setitem__("type", "udp"), "flows[0].type"),
-        (lambda d: d["dumbbell"]["bottleneck"]["queue"].__setitem__("kind", "codel"), "dumbbell.bottleneck.queue.kind"),
+        (lambda d: d["dumbbell"]["bottleneck"]["queue"].__setitem__("kind", "choke"), "dumbbell.bottleneck.queue.kind"),
         (lambda d: d["flow"][1].pop("to"), "flows[1]"),
         (lambda d: d["dumbbell"]["access"].pop("rate"), "dumbbell.access"),
     ]:

@@ -14,7 +14,7 @@
 use crate::agent::{cbr, tcp, tfrc, SourceModel};
 use crate::model::{required, Chosen, Family, FamilyModel, ModelSpec, ParamType};
 use crate::net::error::{blackout, uniform, LinkErrorModel};
-use crate::queue::{dred, droptail, drr, ecn_dred, ecn_red, fecn_red, mecn_red, mffecn_red, pie, red, red_n, QueueModel};
+use crate::queue::{codel, dred, droptail, drr, ecn_dred, ecn_red, fecn_red, fq_codel, mecn_red, mffecn_red, pie, red, red_n, QueueModel};
 use crate::tcp::cc::{self, CcModel};
 use crate::tcp::receiver::{self, ReceiverModel};
 use crate::tcp::recovery::{self, RecoveryModel};
@@ -50,7 +50,9 @@ pub static QUEUES: &[&QueueModel] = &[
     &mffecn_red::MODEL,
     &dred::MODEL,
     &ecn_dred::MODEL,
+    &codel::MODEL,
     &pie::MODEL,
+    &fq_codel::MODEL,
 ];
 
 /// Link error models: a link direction's `error_model`.

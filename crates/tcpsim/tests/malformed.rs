@@ -206,7 +206,7 @@ fn cases() -> Vec<Case> {
         case("unknown recovery", graph("", &format!("recovery = \"cubic\" {m}\n")), "flow[0].recovery", "newreno"),
         case("unknown cc", graph("", &format!("cc = \"no_such_cc\" {m}\n")), "flow[0].cc", "reno"),
         case("unknown flow type", graph("", &format!("type = \"udp\" {m}\n")), "flow[0].type", "cbr"),
-        case("unknown queue kind", with_queue("{ kind = \"codel\" }"), "link[0].queue.kind", "droptail"),
+        case("unknown queue kind", with_queue("{ kind = \"choke\" }"), "link[0].queue.kind", "droptail"),
         case("unknown receiver", graph("", &format!("receiver = \"sack\" {m}\n")), "flow[0].receiver", "delayed"),
         case("SACK recovery, default receiver", graph("", &format!("recovery = \"sack1\" {m}\n")), "flow[0].recovery", "sack = true"),
         case(

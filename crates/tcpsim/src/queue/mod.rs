@@ -6,12 +6,15 @@
 //! a discipline contains only its algorithm.
 
 pub mod ce_fifo;
+pub mod codel;
+pub mod codel_core;
 pub mod dred;
 pub mod dred_core;
 pub mod ecn_dred;
 pub mod droptail;
 pub mod drr;
 pub mod ecn_red;
+pub mod fq_codel;
 pub mod fecn_red;
 pub mod mecn_red;
 pub mod mffecn_red;
