@@ -367,6 +367,9 @@ def wait_metrics(waits: list[float]) -> dict[str, float]:
     }
 
 
+NS3_OVERFLOW_REASONS = ("Forced drop", "Overlimit drop")
+
+
 def ns3_metrics(raw: dict, duration_s: float) -> dict[str, float]:
     per_flow = [b * 8.0 / duration_s for b in raw["sink_bytes"]]
     m = {"goodput_bps": sum(per_flow)}
@@ -375,6 +378,11 @@ def ns3_metrics(raw: dict, duration_s: float) -> dict[str, float]:
     m["fast_retransmits"] = float(sum(raw["fast_recoveries"]))
     m["timeouts"] = float(sum(raw["timeouts"]))
     m["bottleneck_drops"] = float(raw["bottleneck_drops"])
+    # ns-3's discs name their drops; a full buffer is "Forced drop" (PIE, RED) or
+    # "Overlimit drop" (CoDel, FQ-CoDel), the rest are the AQM's own (early) drops
+    overflow = sum(n for reason, n in raw["drop_reasons"].items() if reason in NS3_OVERFLOW_REASONS)
+    m["bottleneck_overflow_drops"] = float(overflow)
+    m["bottleneck_early_drops"] = float(raw["bottleneck_drops"] - overflow)
     m["bottleneck_arrivals"] = float(raw["bottleneck_arrivals"])
     m["bottleneck_marks"] = float(raw["bottleneck_marks"])
     m["device_queue_drops"] = float(raw["device_queue_drops"])
@@ -435,6 +443,8 @@ def run_tcpsim(case: Case, out_dir: Path) -> tuple[dict[str, float], float]:
     if queue is None:
         raise HarnessError(f"{BOTTLENECK} not in {out_dir / 'queues.csv'}")
     m["bottleneck_drops"] = float(queue["early_drops"]) + float(queue["overflow_drops"])
+    m["bottleneck_early_drops"] = float(queue["early_drops"])
+    m["bottleneck_overflow_drops"] = float(queue["overflow_drops"])
     m["bottleneck_arrivals"] = float(queue["arrivals"])
     m["bottleneck_marks"] = float(queue["marks"])
     return m, wall
@@ -535,6 +545,7 @@ def run_cases(names: list[str], out_root: Path | None = None) -> list[CaseResult
                          raw[case.name]["disc_attributes"])
         if kind not in queue_kinds:
             res.skipped = f"tcpsim has no queue kind {kind!r} yet: ns-3 side only"
+        res.notes.append(f"ns-3 drops by reason: {raw[case.name]['drop_reasons']}")
         res.notes.append(f"ns-3 import took {import_s:.1f} s (once per subprocess)")
         if ts:
             res.notes.append(f"tcpsim output kept in {out_root / case.name.lower()}")
