@@ -33,8 +33,10 @@ NEWRENO-DELACK  NEWRENO with delayed ACKs (ns-3's default: every second segment,
 NEWRENO-NOSACK  the same without SACK (tcpsim newreno recovery): compared, only the
          queue's arrivals and p95 wait checked (ns-3's recovery differs, see README).
 CODEL, FQ-CODEL, PIE  the same flows over CoDelQueueDisc, FqCoDelQueueDisc,
-         PieQueueDisc at ns-3's defaults (printed with the case); skipped until the
-         tcpsim queue kind the TOML names is in the catalogue.
+         PieQueueDisc at ns-3's defaults (printed with the case), tcpsim's codel,
+         fq_codel, pie with the same parameters; skipped while the tcpsim catalogue
+         lacks the queue kind the TOML names.
+PIE-1000P  PIE with a 1000-packet buffer, so that PIE's early drops hold the queue.
 
 Usage (prints both sides, the verdicts and ns-3's queue disc attributes)::
 
