@@ -47,6 +47,16 @@ def test_disc_limit_leaves_room_for_the_device_queue_and_the_wire():
     assert harness.disc_limit(3) == 1
 
 
+def test_aqm_disc_limit_leaves_room_for_the_device_queue():
+    # an AQM's limit counts the waiting packets only: N waiting = N − 1 in the disc + 1 device queue
+    assert harness.aqm_disc_limit(26) == 25
+    assert harness.CASES["PIE"].ns3_disc_attributes == {"MaxSize": "25p"}
+    assert harness.CASES["PIE-1000P"].ns3_disc_attributes == {"MaxSize": "1000p"}
+    assert harness.CASES["FQ-CODEL"].ns3_disc_attributes == {"MaxSize": "10240p"}
+    # a byte limit keeps ns-3's default MaxSize (1500000 B), which the file's comment names
+    assert harness.CASES["CODEL"].ns3_disc_attributes == {}
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace('min_rto = "200ms"\n', ""), "'min_rto' is missing"),
     (lambda t: t.replace('header_size = "42B"', 'header_size = "40B"'), 'header_size: expected "42B"'),
@@ -97,3 +107,13 @@ def test_a_check_fails_beyond_its_tolerance_and_on_nan():
     assert harness.Check("x", 100.0, 101.9, "rel", 0.02).ok
     assert not harness.Check("x", 100.0, 102.1, "rel", 0.02).ok
     assert not harness.Check("x", 100.0, float("nan"), "rel", 0.02).ok
+
+
+def test_ns3_drops_split_by_the_discs_reasons():
+    raw = {"sink_bytes": [1000], "waits_s": [0.01], "fast_recoveries": [0], "timeouts": [0],
+           "bottleneck_drops": 10, "bottleneck_arrivals": 100, "bottleneck_marks": 0,
+           "device_queue_drops": 0,
+           "drop_reasons": {"Forced drop": 3, "Unforced drop": 5, "Overlimit drop": 1,
+                            "(Dropped by child queue disc) Target exceeded drop": 1}}
+    m = harness.ns3_metrics(raw, 1.0)
+    assert (m["bottleneck_overflow_drops"], m["bottleneck_early_drops"]) == (4.0, 6.0)

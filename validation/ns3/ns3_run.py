@@ -248,6 +248,10 @@ def run_case(ns, case: dict) -> dict:
         "bottleneck_drops": int(stats.nTotalDroppedPackets),
         "bottleneck_marks": int(stats.nTotalMarkedPackets),
         "device_queue_drops": int(device_queue.GetTotalDroppedPackets()),
+        # the disc's own reason strings ("Forced drop", "Target exceeded drop", ...)
+        "drop_reasons": {str(kv.first): int(kv.second)
+                         for table in (stats.nDroppedPacketsBeforeEnqueue, stats.nDroppedPacketsAfterDequeue)
+                         for kv in table},
         "waits_s": list(probe.waits_s),
         "disc_attributes": str(helpers.Attributes(bottleneck_disc)).splitlines(),
         "wall_s": wall,
