@@ -102,7 +102,9 @@ class Param:
     def type_text(self) -> str:
         """The type as docs write it: choices spelled out."""
         if self.type == "choice":
-            return " | ".join(f'"{c}"' for c in self.choices)
+            quoted = [f'"{c}"' for c in self.choices]
+            # "a", "b" or "c", as the core writes it (no `|`, which splits a Markdown cell)
+            return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
         return self.type
 
     def range_text(self) -> str:

@@ -111,6 +111,15 @@ pub enum ParamType {
     TimeWindows,
 }
 
+/// `"a"`, `"a" or "b"`, `"a", "b" or "c"`: quoted words as a sentence lists them.
+fn one_of(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|s| format!("\"{s}\"")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
 impl ParamType {
     /// How the value is written, for docs and messages.
     pub fn describe(self) -> String {
@@ -122,14 +131,10 @@ impl ParamType {
             ParamType::Size => "size".into(),
             ParamType::Rate => "rate".into(),
             ParamType::Limit => "limit".into(),
-            ParamType::Choice(c) => c.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
-            ParamType::NumberOr(words) => {
-                let words: Vec<String> = words.iter().map(|s| format!("\"{s}\"")).collect();
-                match words.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => format!("number, {} or {last}", rest.join(", ")),
-                    _ => format!("number or {}", words.join("")),
-                }
-            }
+            // "a", "b" or "c": no `|`, which would split a Markdown table's cell.
+            ParamType::Choice(c) => one_of(c),
+            ParamType::NumberOr(words) if words.len() > 1 => format!("number, {}", one_of(words)),
+            ParamType::NumberOr(words) => format!("number or {}", one_of(words)),
             ParamType::TimeWindows => "list of [start, end] times".into(),
         }
     }
