@@ -18,7 +18,7 @@
 //! fixed-point Newton step; ns-3's `CeThreshold` and L4S mode are not implemented.
 
 use super::codel_core::{CodelFifo, CodelParams, CodelState, HeldPacket, INTERVAL, MTU, TARGET};
-use super::{Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
+use super::{fifo_queue_methods, Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
 use crate::engine::PacketId;
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use std::sync::Arc;
@@ -123,21 +123,11 @@ impl QueueDiscipline for Codel {
         self.state.dequeue(&self.params.codel, &mut self.fifo, ctx).map(|p| p.id)
     }
 
-    /// RFC 8289's dequeue of an empty queue clears `first_above_time` and leaves the
-    /// dropping state. Skipping it changes nothing: the dequeue that emptied the queue
-    /// left no bytes behind (≤ `mtu`), which cleared `first_above_time`, so the next
-    /// packet's dequeue is not ok to drop and leaves the dropping state itself.
-    fn observes_empty_dequeue(&self) -> bool {
-        false
-    }
-
-    fn len_packets(&self) -> usize {
-        self.fifo.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
+    // RFC 8289's dequeue of an empty queue clears `first_above_time` and leaves the
+    // dropping state. Skipping it changes nothing: the dequeue that emptied the queue
+    // left no bytes behind (≤ `mtu`), which cleared `first_above_time`, so the next
+    // packet's dequeue is not ok to drop and leaves the dropping state itself.
+    fifo_queue_methods!();
 
     fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
         push("codel_dropping", if self.state.dropping() { 1.0 } else { 0.0 });

@@ -30,7 +30,7 @@ use super::dred_core::{
     DredControl, DredParams, ALPHA, BETA, INITIAL_P, INTERVAL, INTERVAL_PACKETS, LIMIT, MEAN_PACKET_SIZE, NO_DROP_RULE, NO_DROP_THRESHOLD,
     TARGET,
 };
-use super::{Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
+use super::{fifo_queue_methods, Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
 use crate::engine::{PacketId, RandomStream};
 use crate::model::{Family, ModelConfig, ModelSpec, ParamError, Relations};
 use std::sync::Arc;
@@ -119,8 +119,7 @@ impl QueueDiscipline for Dred {
             return Verdict::Dropped(DropReason::Overflow);
         }
         if (q as f64) >= self.no_drop_below {
-            let p = self.control.probability();
-            if p > 0.0 && self.random.uniform() < p {
+            if self.control.signals(&mut self.random) {
                 return Verdict::Dropped(DropReason::Early);
             }
         }
@@ -132,17 +131,7 @@ impl QueueDiscipline for Dred {
         self.fifo.pop()
     }
 
-    fn observes_empty_dequeue(&self) -> bool {
-        false
-    }
-
-    fn len_packets(&self) -> usize {
-        self.fifo.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
+    fifo_queue_methods!();
 
     fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
         push("dred_p", self.control.probability());

@@ -37,6 +37,7 @@
 
 use super::{Limit, QueueCtx, QueueLink};
 use crate::engine::time::{self, Dur, SimTime};
+use crate::engine::RandomStream;
 use crate::model::{ModelConfig, Param, ParamError, ParamType as T, Value as V};
 
 const THESIS: &str = "reference document 002 (Arora, M.Eng. thesis, Carleton, 2003), Table 3-1";
@@ -256,6 +257,12 @@ impl DredControl {
     /// p_d.
     pub fn probability(&self) -> f64 {
         self.p
+    }
+
+    /// Whether this arrival is signalled (dropped or marked): a draw from `random` below
+    /// p_d. No draw while p_d is 0, so an idle controller leaves the stream untouched.
+    pub fn signals(&self, random: &mut RandomStream) -> bool {
+        self.p > 0.0 && random.uniform() < self.p
     }
 
     /// ê, packets.

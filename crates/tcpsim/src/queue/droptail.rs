@@ -20,7 +20,7 @@
 //!
 //! Deviations: ns-2's `drop_front_` option (drop from the head) is not implemented.
 
-use super::{Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, Verdict};
+use super::{fifo_queue_methods, Arrival, DropReason, Fifo, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, Verdict};
 use crate::engine::PacketId;
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::queue::QueueModel;
@@ -152,17 +152,7 @@ impl QueueDiscipline for DropTail {
         self.fifo.pop()
     }
 
-    fn observes_empty_dequeue(&self) -> bool {
-        false
-    }
-
-    fn len_packets(&self) -> usize {
-        self.fifo.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
+    fifo_queue_methods!();
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ use super::ce_fifo::CeFifo;
 use super::dred_core::{
     DredControl, DredParams, ALPHA, BETA, INITIAL_P, INTERVAL, INTERVAL_PACKETS, LIMIT, MEAN_PACKET_SIZE, NO_DROP_THRESHOLD, TARGET,
 };
-use super::{Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
+use super::{fifo_queue_methods, Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, Verdict};
 use crate::engine::{PacketId, RandomStream};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use std::sync::Arc;
@@ -162,8 +162,7 @@ impl QueueDiscipline for EcnDred {
             return Verdict::Dropped(DropReason::Overflow);
         }
         if self.params.marks_at(q) {
-            let p = self.control.probability();
-            if p > 0.0 && self.random.uniform() < p {
+            if self.control.signals(&mut self.random) {
                 if !a.ect() {
                     return Verdict::Dropped(DropReason::Early);
                 }
@@ -179,17 +178,7 @@ impl QueueDiscipline for EcnDred {
         self.fifo.pop().map(|p| p.id)
     }
 
-    fn observes_empty_dequeue(&self) -> bool {
-        false
-    }
-
-    fn len_packets(&self) -> usize {
-        self.fifo.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
+    fifo_queue_methods!();
 
     fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
         push("dred_p", self.control.probability());

@@ -4,7 +4,7 @@
 //! T. Høiland-Jørgensen, P. McKenney, D. Taht, J. Gettys and E. Dumazet, "The Flow Queue
 //! CoDel Packet Scheduler and Active Queue Management Algorithm", RFC 8290, 2018: §4.1
 //! (classification, overflow drop from the fattest queue), §4.2 (the scheduler: new and
-//! old lists, deficits), §5 (the parameters), §7 (limitations); as Linux `net/sched/sch_fq_codel.c` and
+//! old lists, deficits), §5.2 (the parameters), §6 (limitations of flow queueing); as Linux `net/sched/sch_fq_codel.c` and
 //! ns-3 `FqCoDelQueueDisc` run it. Each queue's CoDel is `codel_core.rs`'s state machine.
 //!
 //! Enqueue: the packet's queue is `hash(flow, source, hash_seed)` scaled to `flows`
@@ -35,7 +35,7 @@ use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-const RFC: &str = "RFC 8290 §5; Linux sch_fq_codel and ns-3.44 FqCoDelQueueDisc default";
+const RFC: &str = "RFC 8290 §5.2; Linux sch_fq_codel and ns-3.44 FqCoDelQueueDisc default";
 
 pub static SPEC: ModelSpec = ModelSpec {
     family: Family::Queue,
@@ -45,7 +45,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     params: &[
         Param::new("limit", T::Limit, "packets or bytes", V::Limit(Limit::Packets(10240)), "shared buffer: when an arrival makes more than this wait, packets are dropped from the head of the fattest queue", RFC),
         Param::new("flows", T::Integer, "", V::Integer(1024), "number of queues the flows are hashed into", RFC).range(1.0, 65536.0),
-        Param::new("quantum", T::Size, "B", V::Size(1514), "bytes a queue may send per round (Linux: the device MTU with the Ethernet header; ns-3: the device MTU)", "RFC 8290 §5; Linux psched_mtu").range(1.0, 4294967295.0),
+        Param::new("quantum", T::Size, "B", V::Size(1514), "bytes a queue may send per round (Linux: the device MTU with the Ethernet header; ns-3: the device MTU)", "RFC 8290 §5.2; Linux psched_mtu").range(1.0, 4294967295.0),
         TARGET,
         INTERVAL,
         MTU,

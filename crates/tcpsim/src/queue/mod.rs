@@ -217,6 +217,27 @@ pub trait QueueDiscipline {
     fn on_flow_stop(&mut self, _ctx: &mut QueueCtx, _flow: u32) {}
 }
 
+/// The `QueueDiscipline` methods of a discipline that keeps its packets in one FIFO (a
+/// field `fifo` with `len()` and `bytes()`) and whose dequeue of an empty queue changes
+/// nothing, so the link may skip it: written once for drop-tail, DRED, ECN over DRED,
+/// CoDel and PIE.
+macro_rules! fifo_queue_methods {
+    () => {
+        fn observes_empty_dequeue(&self) -> bool {
+            false
+        }
+
+        fn len_packets(&self) -> usize {
+            self.fifo.len()
+        }
+
+        fn len_bytes(&self) -> u64 {
+            self.fifo.bytes()
+        }
+    };
+}
+pub(crate) use fifo_queue_methods;
+
 /// A FIFO of packet ids with a byte count, shared by the disciplines.
 #[derive(Debug, Default)]
 pub struct Fifo {

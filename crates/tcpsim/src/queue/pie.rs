@@ -59,7 +59,7 @@
 //! `ecn` false, `mark_ecn_threshold` 0.1, `cap_drop_adjustment` true, `derandomize` false
 //! — ns-3.44's PieQueueDisc attribute defaults (read from the ns3 3.44.post0 wheel; the same in 3.40's source) except `limit`.
 
-use super::{Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, TimedFifo, Verdict};
+use super::{fifo_queue_methods, Arrival, DropReason, Limit, QueueConfig, QueueCtx, QueueDiscipline, QueueEnv, QueueLink, QueueModel, TimedFifo, Verdict};
 use crate::engine::time::{self, Dur, SimTime};
 use crate::engine::{PacketId, RandomStream};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
@@ -390,17 +390,7 @@ impl QueueDiscipline for Pie {
         Some(q.id)
     }
 
-    fn observes_empty_dequeue(&self) -> bool {
-        false
-    }
-
-    fn len_packets(&self) -> usize {
-        self.fifo.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
+    fifo_queue_methods!();
 
     fn sample(&self, push: &mut dyn FnMut(&'static str, f64)) {
         push("pie_p", self.p);
