@@ -352,6 +352,21 @@ mod tests {
     }
 
     #[test]
+    fn the_idle_decay_is_exactly_powf_for_short_and_long_idle_periods() {
+        // 2500 slots per second: an idle period of m · 0.4 ms + 0.1 ms is m slots. Short
+        // periods read the table, long ones call powf: both must give powf's own value,
+        // bit for bit (results may not change with the table).
+        for m in [1u64, 2, 7, 31, 32, 33, 100, 5000] {
+            let mut r = red(RedParams { weight: QueueWeight::Fixed(0.002), ..RedParams::default() });
+            r.queue.core.vars.avg = 8.0;
+            r.queue.core.vars.idle = true;
+            r.queue.core.vars.idle_since = 0;
+            r.queue.core.end_idle_period(m * 400_000_000 + 100_000_000);
+            assert_eq!(r.queue.core.vars.avg.to_bits(), (8.0 * 0.998f64.powf(m as f64)).to_bits(), "m = {m}");
+        }
+    }
+
+    #[test]
     fn busy_queue_gets_no_idle_correction() {
         let mut r = red(RedParams { weight: QueueWeight::Fixed(0.1), ..RedParams::default() });
         r.queue.core.vars.avg = 8.0;
