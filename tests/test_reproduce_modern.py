@@ -1,0 +1,168 @@
+"""Document `modern` (issue 21): the modern AQMs against their own publications, CoDel
+(RFC 8289; Nichols and Jacobson 2012), PIE (RFC 8033) and FQ-CoDel (RFC 8290). A
+document named by a word, not a number; its experiment files describe one shared
+network whose queues run with the models' own defaults, its numbers name their source,
+it has no ns-2 twin, and `tcpsim reproduce modern --quick` writes the report with every
+check decided."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+try:  # Python >= 3.11
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as _toml  # type: ignore[no-redef]
+
+from tcpsim import models, units
+from tcpsim.cli import main as cli_main
+from tcpsim.reproduce.checks import Measurements, stale_reasons
+from tcpsim.reproduce.runner import make_plan
+from tcpsim.reproduce.spec import find_document, list_documents, load_document
+
+HERE = Path(__file__).resolve().parent
+REPORT = HERE.parent / "docs" / "reproductions" / "modern"
+
+#: The queue discipline of each case, by experiment.
+CASES = {
+    "codel": {"codel": "codel", "droptail": "droptail"},
+    "pie": {"pie": "pie", "droptail": "droptail"},
+    "fq_codel": {"fq_codel": "fq_codel", "fq_codel_perfect": "fq_codel", "codel": "codel", "droptail": "droptail"},
+}
+BULK_FLOWS = [1, 5, 10, 50]
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return load_document("modern")
+
+
+@pytest.fixture(scope="module")
+def plan(doc):
+    return make_plan(doc)
+
+
+def test_a_document_named_by_a_word_is_found_listed_and_run_by_its_name(capsys):
+    """`tcpsim reproduce modern`: the runner takes any directory name under experiments/,
+    lists it beside the numbered documents (so `reproduce all` runs it), and a misspelt
+    name is a usage error naming the documents it knows."""
+    assert find_document("modern") == HERE.parent / "experiments" / "modern"
+    assert "modern" in list_documents() and "004" in list_documents()
+    assert load_document("modern").id == "modern"
+    assert cli_main(["reproduce", "modrn", "--quick", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "no reproduction files for document 'modrn'" in err and "modern" in err
+
+
+def test_the_document_names_its_publications_and_groups_its_checks_by_algorithm(doc):
+    for source in ("RFC 8289", "RFC 8033", "RFC 8290", "Controlling Queue Delay"):
+        assert source in doc.citation
+    assert [e.name for e in doc.experiments] == list(CASES)
+    for e in doc.experiments:
+        assert {c.name for c in e.cases} == set(CASES[e.name]), e.name
+        assert e.aqm, f"{e.name} measures the bottleneck's delay and utilization"
+        # ns-2.35 predates CoDel, PIE and FQ-CoDel: no twin, said once for the document
+        assert e.ns2 is None and not any(c.ns2 for c in e.cases), e.name
+    assert "No ns-2 twin" in doc.ns2_note
+    # numbers.toml is laid out by algorithm (CUBIC and BBR join later): every check of
+    # an algorithm is named after it and rests on its experiment
+    for c in doc.checks:
+        algorithm = c.id.split(".")[0]
+        assert algorithm in CASES, c.id
+        refs = list(c.raw.get("items", [])) + [c.raw.get("ours", "")]
+        assert all(r.startswith(algorithm + ":") for r in refs if r), c.id
+        # each check names where its claim comes from
+        assert any(s in c.where for s in ("RFC 8289", "RFC 8033", "RFC 8290")), c.id
+        if c.kind == "value":
+            assert c.raw.get("why_tolerance"), c.id
+    assert "Linux-like TCP profile" in " ".join(doc.assumptions), "the reading to redo is written down"
+
+
+def test_the_published_targets_are_the_models_defaults(doc):
+    """The numbers the checks compare with are the publications' parameters, which are
+    also the models' defaults: read from the catalogue, never retyped in a scenario."""
+    def default(model, param):
+        return next(p.default for p in models.get("queue", model).params if p.name == param)
+
+    value = {v.id: v.value for v in doc.values}
+    assert value["codel.target"] / 1e3 == pytest.approx(default("codel", "target"))
+    assert value["codel.interval"] / 1e3 == pytest.approx(default("codel", "interval"))
+    assert value["pie.target"] / 1e3 == pytest.approx(default("pie", "target"))
+    assert value["pie.max_burst"] / 1e3 == pytest.approx(default("pie", "max_burst"))
+    assert value["fq_codel.flows"] == default("fq_codel", "flows")
+
+
+def test_every_run_is_the_shared_dumbbell_with_its_cases_queue(plan):
+    """Every run: 1, 5, 10 or 50 Reno/SACK bulk flows (initial window 10, a SACK
+    receiver) and the ping-like flow (a window of one packet), each on its own pair of
+    the 10 Mb/s, 100 ms dumbbell; the AQMs with their defaults (a bare model name), the
+    baseline a 1000-packet drop-tail. The drop-tail and CoDel runs of the three
+    experiments are the same runs."""
+    assert plan.runs and not plan.unavailable, plan.unavailable
+    ids = {}
+    for (exp, case, point, seed), r in plan.runs.items():
+        s = _toml.loads(r.toml_text)
+        d, (ping, bulk) = s["dumbbell"], s["flow"]
+        n = int(point)
+        assert n in BULK_FLOWS and bulk["count"] == n and d["pairs"] == n + 1
+        assert (ping["from"], ping["max_window"]) == ("s0", 1)
+        assert bulk["from"] == "s{i+1}" and bulk["initial_window"] == 10
+        for f in (ping, bulk):
+            assert (f["cc"], f["recovery"], f["receiver"]) == ("reno", "sack1", {"kind": "every_packet", "sack": True})
+        rtt = 2 * sum(units.parse(x)[0] for x in (d["access"]["delay"], d["bottleneck"]["delay"], d["access"]["delay"]))
+        assert rtt == pytest.approx(0.1)
+        q = d["bottleneck"]["queue"]
+        kind = q if isinstance(q, str) else q["kind"]
+        assert kind == CASES[exp][case], (exp, case)
+        if kind == "droptail":
+            assert q == {"kind": "droptail", "limit": "1000p"}
+        elif case != "fq_codel_perfect":
+            assert isinstance(q, str), "the AQMs run with their models' defaults"
+        ids.setdefault((case, point, seed), set()).add(r.run_id)
+    shared = [k for k in ids if k[0] in ("codel", "droptail")]
+    assert shared and all(len(ids[k]) == 1 for k in shared)
+
+
+def test_quick_reproduction_of_modern_decides_every_check(tmp_path):
+    """`tcpsim reproduce modern --quick`: every axis point, 30 s runs (10 s warm-up), one
+    seed; every check decided, the orderings holding but those with a recorded reason,
+    the sweep figures drawn."""
+    assert cli_main(["reproduce", "modern", "--quick", "--out", str(tmp_path), "--quiet", "--jobs", "1"]) == 0
+    report = tmp_path / "modern-quick" / "report"
+    verdicts = json.loads((report / "verdicts.json").read_text())
+    doc = load_document("modern")
+    assert {v["id"] for v in verdicts} == {c.id for c in doc.checks}
+    assert not [v["id"] for v in verdicts if v["verdict"] == "not run"]
+    known = {c.id for c in doc.checks if c.known_miss or c.raw.get("miss_reason")}
+    bad = [v["id"] for v in verdicts if v["kind"] == "ordering" and v["verdict"] != "pass" and v["id"] not in known]
+    assert not bad, bad
+    assert not [v["id"] for v in verdicts if "STALE" in (v.get("reason") or "")]
+    figures = {p.stem for p in (report / "figures").glob("*.png")}
+    assert {"codel_sweep", "codel_bufferbloat", "pie_sweep", "fq_codel_sparse", "fq_codel_sweep"} <= figures
+    assert "Reproduction of document modern" in (report / "README.md").read_text()
+
+
+@pytest.mark.skipif(not (REPORT / "measurements.csv").is_file(), reason="no committed report of document modern")
+def test_the_committed_modern_reasons_rest_on_its_measured_counters(doc):
+    """Every known miss of the committed report (docs/reproductions/modern) cites the
+    numbers it rests on, and each cited condition holds there."""
+    m = Measurements(pd.read_csv(REPORT / "measurements.csv", dtype={"point": str}), {})
+    assert stale_reasons(doc.checks, m) == []
+    verdicts = {v["id"]: v for v in json.loads((REPORT / "verdicts.json").read_text())}
+    assert set(verdicts) == {c.id for c in doc.checks}, "the committed report is of these checks"
+    for c in doc.checks:
+        if c.known_miss or c.raw.get("miss_reason"):
+            assert "STALE" not in verdicts[c.id]["reason"], c.id
+
+
+@pytest.mark.skipif(not os.environ.get("TCPSIM_FULL_REPRODUCTION"),
+                    reason="the full reproduction takes minutes; set TCPSIM_FULL_REPRODUCTION=1")
+def test_full_reproduction_of_modern(tmp_path):
+    assert cli_main(["reproduce", "modern", "--out", str(tmp_path), "--quiet"]) == 0
+    verdicts = json.loads((tmp_path / "modern" / "report" / "verdicts.json").read_text())
+    assert not [v["id"] for v in verdicts if v["verdict"] == "not run"]
