@@ -21,7 +21,9 @@ except ModuleNotFoundError:  # pragma: no cover
 
 from tcpsim import models, units
 from tcpsim.cli import main as cli_main
-from tcpsim.reproduce.checks import Measurements, stale_reasons
+from tcpsim import ScenarioError
+from tcpsim.reproduce.checks import NO_TWIN, Measurements, stale_reasons
+from tcpsim.reproduce.spec import Ref
 from tcpsim.reproduce.runner import make_plan
 from tcpsim.reproduce.spec import find_document, list_documents, load_document
 
@@ -66,8 +68,8 @@ def test_the_document_names_its_publications_and_groups_its_checks_by_algorithm(
     for e in doc.experiments:
         assert {c.name for c in e.cases} == set(CASES[e.name]), e.name
         assert e.aqm, f"{e.name} measures the bottleneck's delay and utilization"
-        # ns-2.35 predates CoDel, PIE and FQ-CoDel: no twin, said once for the document
-        assert e.ns2 is None and not any(c.ns2 for c in e.cases), e.name
+        # ns-2.35 predates CoDel, PIE and FQ-CoDel: each experiment says ns2 = false
+        assert e.ns2 is None and all(c.no_twin and c.ns2 is None for c in e.cases), e.name
     assert "No ns-2 twin" in doc.ns2_note
     # numbers.toml is laid out by algorithm (CUBIC and BBR join later): every check of
     # an algorithm is named after it and rests on its experiment
@@ -145,6 +147,42 @@ def test_quick_reproduction_of_modern_decides_every_check(tmp_path):
     figures = {p.stem for p in (report / "figures").glob("*.png")}
     assert {"codel_sweep", "codel_bufferbloat", "pie_sweep", "fq_codel_sparse", "fq_codel_sweep"} <= figures
     assert "Reproduction of document modern" in (report / "README.md").read_text()
+
+
+def test_an_experiment_without_twin_says_ns2_false_and_its_cases_are_no_twin(tmp_path):
+    """`ns2 = false` in [experiment]: the experiment has no ns-2 twin on purpose, so each
+    of its cases is "no twin" (as a case's own ns2 = false makes it), and a case that
+    names twin arguments there is refused with its key."""
+    from tcpsim.reproduce.spec import load_experiment
+
+    src = (HERE.parent / "experiments" / "modern" / "pie.toml").read_text()
+    assert "\nns2 = false" in src
+    f = tmp_path / "pie.toml"
+    f.write_text(src)
+    ex = load_experiment(f)
+    assert ex.ns2 is None and [c.no_twin for c in ex.cases] == [True, True]
+    f.write_text(src.replace('label = "PIE"\n', 'label = "PIE"\nns2 = ["queue=pie"]\n'))
+    with pytest.raises(ScenarioError, match=r"key 'experiment.cases.pie.ns2'.*ns2 = false"):
+        load_experiment(f)
+    f.write_text(src.replace("\nns2 = false", "\nns2 = \"no\""))
+    with pytest.raises(ScenarioError, match=r"\[experiment.ns2\]: expected a table .* or ns2 = false"):
+        load_experiment(f)
+
+
+def test_ns2_on_a_document_without_twins_shows_no_twin_for_every_check(tmp_path, monkeypatch):
+    """`tcpsim reproduce modern --ns2`: no twin runs (ns is never started), an empty
+    twin table, every check's ns-2 verdict "no twin" and none compared."""
+    from tcpsim.reproduce import ns2, reproduce
+    from tcpsim.reproduce.report import agreement
+
+    assert Measurements(pd.DataFrame(columns=["experiment", "case", "point", "seed", "metric", "value"]), {}).stat(
+        Ref("codel", "codel", "1", "bottleneck_delay_ms")).n == 0
+    monkeypatch.setattr(ns2, "ns_binary", lambda: "/nonexistent/ns")
+    monkeypatch.setattr(ns2, "run_twin", lambda *a, **k: pytest.fail("a document without twins ran ns"))
+    r = reproduce("modern", quick=True, out=tmp_path, progress=False, ns2=True, jobs=1)
+    assert {v.verdict for v in r.ns2_verdicts} == {NO_TWIN}
+    assert agreement(r.verdicts, r.ns2_verdicts)["compared"] == 0
+    assert "No ns-2 twin" in (r.report_dir / "README.md").read_text()
 
 
 @pytest.mark.skipif(not (REPORT / "measurements.csv").is_file(), reason="no committed report of document modern")
