@@ -185,6 +185,28 @@ def test_ns2_on_a_document_without_twins_shows_no_twin_for_every_check(tmp_path,
     assert "No ns-2 twin" in (r.report_dir / "README.md").read_text()
 
 
+def test_the_median_delay_is_over_the_windows_intervals_by_hand():
+    """`bottleneck_delay_median_ms`: the median of the bottleneck's per-interval mean
+    sojourn (`sojourn_s`) from the window's start, intervals without a departure left
+    out. Samples 0.5 s (before the 1 s window), then 2, 4, none, 30 ms: median 4 ms,
+    where the packets' mean is the queue table's 9 ms."""
+    from tcpsim.reproduce.measures import aqm_measures
+    from tcpsim.results import Results
+
+    links = pd.DataFrame({"link": ["r1->r2", "r2->r1"], "utilization": [0.9, 0.01], "rate_bps": [1e7, 1e7],
+                          "bytes_sent": [10, 1]})
+    queues = pd.DataFrame({"queue": ["r1->r2"], "arrivals": [100], "early_drops": [1], "overflow_drops": [0],
+                           "marks": [0], "mean_sojourn_s": [0.009], "mean_length_pkts": [3.0]})
+    sojourn = [(0.5, 0.5), (1.0, 0.002), (1.5, 0.004), (2.5, 0.030)]
+    ts = pd.DataFrame([(t, "r1->r2", "sojourn_s", v) for t, v in sojourn], columns=["time_s", "entity", "metric", "value"])
+    flows = pd.DataFrame({"name": ["a"], "type": ["tcp"], "goodput_bps": [1e6], "packets_sent": [100],
+                          "retransmits": [1]})
+    m = aqm_measures(Results(flows=flows, queues=queues, links=links, timeseries=ts,
+                             summary={"measure_from_s": 1.0, "duration_s": 3.0}))
+    assert m["bottleneck_delay_median_ms"] == pytest.approx(4.0)
+    assert m["bottleneck_delay_ms"] == pytest.approx(9.0)
+
+
 @pytest.mark.skipif(not (REPORT / "measurements.csv").is_file(), reason="no committed report of document modern")
 def test_the_committed_modern_reasons_rest_on_its_measured_counters(doc):
     """Every known miss of the committed report (docs/reproductions/modern) cites the
