@@ -88,7 +88,11 @@ class Measurements:
             g = t.groupby(["experiment", "case", "point", "metric"])["value"]
             self._stats = pd.DataFrame({"mean": g.mean(), "sd": g.std(ddof=1), "n": g.count()})
         else:
-            self._stats = pd.DataFrame(columns=["mean", "sd", "n"])
+            # indexed as a filled table is, so a lookup misses with KeyError (a plain
+            # empty frame refuses the four-part key: the --ns2 table of a document
+            # without any twin is empty)
+            index = pd.MultiIndex.from_tuples([], names=["experiment", "case", "point", "metric"])
+            self._stats = pd.DataFrame(columns=["mean", "sd", "n"], index=index)
 
     def stat(self, ref: Ref) -> Stat:
         key = (ref.experiment, ref.case, ref.point or "", ref.metric)

@@ -67,6 +67,7 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "bottleneck_utilization": ("bottleneck utilization", ""),
     "bottleneck_loss_rate": ("bottleneck loss rate (drops / arrivals)", ""),
     "bottleneck_delay_ms": ("mean queueing delay at the bottleneck", "ms"),
+    "bottleneck_delay_median_ms": ("median of the bottleneck's per-interval queueing delay", "ms"),
     "queue_mean_pkts": ("mean bottleneck queue (samples)", "packets"),
     "queue_std_pkts": ("standard deviation of the bottleneck queue (samples)", "packets"),
     "queue_max_pkts": ("largest bottleneck queue (samples)", "packets"),

@@ -74,7 +74,9 @@ Metric names (docs/reproducing.md#metrics):
   ``jain_groups`` (Jain's index over the groups' goodputs, n = the number of groups:
   002's fairness index), ``bottleneck_utilization``, ``bottleneck_loss_rate`` (early
   and overflow drops over arrivals), ``bottleneck_delay_ms`` (mean queueing delay of the
-  packets that left the queue), ``queue_mean_pkts``, ``queue_std_pkts`` and
+  packets that left the queue), ``bottleneck_delay_median_ms`` (the median, over the
+  monitor intervals, of each interval's mean queueing delay: the ``sojourn_s`` series),
+  ``queue_mean_pkts``, ``queue_std_pkts`` and
   ``queue_max_pkts`` (of the ``queue_pkts`` samples) and ``retransmit_fraction`` (002's
   (throughput − goodput) / throughput in packets: the retransmissions among the TCP
   packets sent, `tcpsim.metrics.retransmission_fraction`).
@@ -299,6 +301,15 @@ def aqm_measures(res: Results) -> Dict[str, float]:
             out["bottleneck_loss_rate"] = metrics.packet_loss_rate(_f(row["early_drops"]) + _f(row["overflow_drops"]),
                                                                    arrivals)
         out["bottleneck_delay_ms"] = _f(row["mean_sojourn_s"]) * 1e3
+    sojourn = res.series("sojourn_s", [top])
+    if not sojourn.empty:
+        # the typical delay rather than the mean, which a few long bursts pull up: the
+        # median over the monitor intervals (from the window's start) of each interval's
+        # mean sojourn; an interval in which nothing left has no sample
+        s = sojourn.iloc[:, 0].dropna()
+        s = s[s.index.to_numpy(dtype=float) >= from_s - 1e-9]
+        if len(s):
+            out["bottleneck_delay_median_ms"] = float(s.median()) * 1e3
     samples = res.series("queue_pkts", [top])
     if not samples.empty:
         try:

@@ -430,8 +430,14 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
                                 "take their window from the scenario's simulation.measure_from)")
         e.aqm = True
     twin = ex.get("ns2")
-    if twin is not None:
+    # ns2 = false: the experiment has no ns-2 twin on purpose (models ns-2.35 lacks), so
+    # every case is "no twin" under --ns2, as a case's own ns2 = false makes it
+    no_twin = twin is False
+    if twin is not None and not no_twin:
         tw = f"{where}, [experiment.ns2]"
+        if not isinstance(twin, dict):
+            raise ScenarioError(f"{tw}: expected a table naming the twin script (script, args, axis, trace), "
+                                f"or ns2 = false for an experiment without ns-2 twin, found {twin!r}")
         _table_of(twin, tw, ("script", "args", "axis", "trace"))
         script = _need(twin, "script", tw)
         axis = twin.get("axis")
@@ -445,7 +451,10 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
         lone = [c.name for c in cases if c.ns2 is not None or c.no_twin]
         if lone:
             raise ScenarioError(f"{where}, key 'experiment.cases.{lone[0]}.ns2': the experiment has no "
-                                "[experiment.ns2] table naming the twin script")
+                                "[experiment.ns2] table naming the twin script"
+                                + (" (ns2 = false says none of its cases has a twin)" if no_twin else ""))
+        for c in cases:
+            c.no_twin = no_twin
     else:
         # in an experiment with a twin, a case without one says so: no silent gap
         silent = [c.name for c in cases if c.ns2 is None and not c.no_twin]
