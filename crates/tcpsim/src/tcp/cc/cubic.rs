@@ -66,7 +66,6 @@ use crate::engine::time::{self, SimTime};
 use crate::model::{Family, ModelConfig, ModelSpec, Param, ParamError, ParamType as T, Relations, Value as V};
 use crate::tcp::cc::CcModel;
 
-const RFC: &str = "RFC 9438";
 const HYSTART: &str = "RFC 9406 §4.3";
 
 pub static SPEC: ModelSpec = ModelSpec {
