@@ -161,3 +161,15 @@ fn rtt_fairness_of_two_cubic_flows_beside_two_reno_flows() {
     let (cubic_ratio, reno_ratio) = (cubic[0] / cubic[1], reno[0] / reno[1]);
     assert!((10.0..20.0).contains(&cubic_ratio) && (5.0..12.0).contains(&reno_ratio), "{cubic:?} {reno:?}");
 }
+
+#[test]
+fn bad_cubic_parameters_are_refused_naming_the_file_key_and_what_was_expected() {
+    let with = |cc: &str| tcpsim::load_str(&dumbbell(&[cc], &["1ms"], 10), "cubic.toml").err().expect("refused").to_string();
+    // "hystart" (Linux's classic HyStart) is not a choice here.
+    let e = with("{ kind = \"cubic\", slow_start = \"hystart\" }");
+    assert!(e.contains("cubic.toml") && e.contains("slow_start") && e.contains("hystart++") && e.contains("standard"), "{e}");
+    let e = with("{ kind = \"cubic\", beta = 1.0 }");
+    assert!(e.contains("cubic.toml") && e.contains("beta") && e.contains("0.99"), "{e}");
+    let e = with("{ kind = \"cubic\", hystart_min_rtt_thresh = \"20ms\" }");
+    assert!(e.contains("hystart_min_rtt_thresh") && e.contains("hystart_max_rtt_thresh"), "{e}");
+}
