@@ -325,6 +325,14 @@ def _reno_gamma_holds_the_queue_under_six_tenths_where_reno_fills_it(res, out, d
     assert drops["r1_reno->r2_reno"].sum() > 0
 
 
+@fact("cubic_vs_reno.toml")
+def _cubic_takes_more_than_twice_renos_share_on_a_long_fat_path(res, out, doc):
+    goodput = res.flows.set_index("name")["goodput_bps"]
+    assert goodput["cubic"] > 2 * goodput["reno"]
+    bottleneck = units.parse(doc["dumbbell"]["bottleneck"]["rate"])[0]
+    assert goodput.sum() > 0.9 * bottleneck
+
+
 @fact("tfrc_vs_reno.toml")
 def _tfrc_is_smoother_than_reno(res, out, doc):
     samples = metrics.sampled_throughput(res.timeseries)

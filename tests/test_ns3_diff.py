@@ -17,6 +17,11 @@ PIE             over PIE at ns-3's 25-packet buffer, where neither side drops ea
                 goodput 2 %, mean wait 12 %, p95 wait 5 %, early drops ±5, drops 25 %.
 PIE-1000P       PIE with a 1000-packet buffer (its early drops hold the queue), one seed
                 each: goodput 3 %, mean wait 15 %, p95 wait 20 %, drops 35 %, no overflow.
+CUBIC           two CUBIC flows (ns-3 TcpCubic, HyStart off; tcpsim cubic, standard slow
+                start) over a 20 Mb/s, 40 ms, 100-packet drop-tail, 60 s: goodput 2 %,
+                each flow's 25 %, mean wait 10 %, p95 wait 5 %, arrivals 2 %, drops 50 %,
+                fast retransmits 45 %, and flow 1's window shape: mean epoch 25 %,
+                median regain time / K ±0.3.
 
 ns-3 missing (the Python package ``ns3``, the ``validation`` extra): skipped locally,
 a failure under CI (CI set), which installs it.
@@ -69,6 +74,13 @@ def test_newreno_with_delayed_acks_matches_ns3(results):
 
 def test_newreno_without_sack_fills_the_queue_as_ns3(results):
     _assert_passes(results["NEWRENO-NOSACK"])
+
+
+def test_cubic_matches_ns3_tcpcubic(results):
+    result = results["CUBIC"]
+    assert "ns3::TcpCubic::HyStart" in harness.ns3_cc_defaults(harness.CASES["CUBIC"].toml, "ns3::TcpCubic")
+    assert result.ns3["regain_epochs"] >= 3 and result.tcpsim["regain_epochs"] >= 3, result.report()
+    _assert_passes(result)
 
 
 @pytest.mark.parametrize("name", AQM_CASES)

@@ -117,3 +117,59 @@ def test_ns3_drops_split_by_the_discs_reasons():
                             "(Dropped by child queue disc) Target exceeded drop": 1}}
     m = harness.ns3_metrics(raw, 1.0)
     assert (m["bottleneck_overflow_drops"], m["bottleneck_early_drops"]) == (4.0, 6.0)
+
+
+CUBIC = harness.CASES["CUBIC"].toml
+
+
+def test_the_cubic_case_sets_ns3_tcpcubic_from_its_cc_table_with_hystart_off():
+    defaults = harness.ns3_cc_defaults(CUBIC, "ns3::TcpCubic")
+    assert defaults == {"ns3::TcpCubic::C": "0.4", "ns3::TcpCubic::Beta": "0.7",
+                        "ns3::TcpCubic::FastConvergence": "true", "ns3::TcpCubic::TcpFriendliness": "true",
+                        "ns3::TcpCubic::HyStart": "false"}
+    assert harness.ns3_cc_defaults(NEWRENO, "ns3::TcpNewReno") == {}
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("beta = 0.7, ", ""), "'beta' is missing"),
+    (('slow_start = "standard"', 'slow_start = "hystart++"'), "no HyStart++"),
+])
+def test_a_cubic_case_without_every_parameter_or_with_hystart_plus_plus_is_refused(tmp_path, edit, message):
+    bad = tmp_path / "case.toml"
+    bad.write_text(CUBIC.read_text().replace(*edit))
+    with pytest.raises(harness.HarnessError, match=message):
+        harness.ns3_cc_defaults(bad, "ns3::TcpCubic")
+
+
+def test_resample_takes_the_value_in_force_at_each_step():
+    changes = [(0.004, 10.0), (0.012, 11.0), (0.013, 12.0), (0.035, 5.0)]
+    assert harness.resample(changes, 0.010, 0.040) == [(0.01, 10.0), (0.02, 12.0), (0.03, 12.0), (0.04, 5.0)]
+
+
+def _cubic_epochs(count: int, step: float = 0.01):
+    """A window following RFC 9438's curve (C 0.4, β 0.7) through `count` losses at W =
+    100, 101, 102, ...: after the loss at W, W_max = W (above the last one: no fast
+    convergence), K = ∛(0.3·W / 0.4); the next loss comes when the curve reaches W + 1,
+    ∛(1 / 0.4) = 1.357 s after K. Returns the samples and each epoch's K and length."""
+    samples, ks, lengths, t = [], [], [], 0.0
+    for i in range(count):
+        w = 100.0 + i
+        k = (0.3 * w / 0.4) ** (1 / 3)
+        length = k + (1 / 0.4) ** (1 / 3)
+        times = [step * j for j in range(1, int(length / step) + 1)] + [length]  # the loss's W last
+        samples += [(t + since, 0.4 * (since - k) ** 3 + w) for since in times]
+        ks.append(k)
+        lengths.append(length)
+        t += length
+    return samples, ks, lengths
+
+
+def test_window_shape_finds_each_reduction_and_the_time_to_regain_w_max_over_k():
+    # Every epoch regains its W_max at its K (within a sample): regain / K = 1; the
+    # epochs last K + 1.357 s (K = 4.217 s at W = 100).
+    samples, ks, lengths = _cubic_epochs(8)
+    shape = harness.window_shape(samples, 1.0, 0.4, 0.7)
+    measured = lengths[1:-1]  # between the first and the last reduction
+    assert shape["epoch_mean_s"] == pytest.approx(sum(measured) / len(measured), abs=0.011)
+    assert shape["regain_over_k"] == pytest.approx(1.0, abs=0.02 / ks[0])
+    assert shape["epochs"] == 6 and shape["regain_epochs"] == 6

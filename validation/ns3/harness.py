@@ -22,6 +22,13 @@ wait_p95_s         the queue to the start of its transmission, over packets arri
 bottleneck_drops   packets the bottleneck queue dropped (ns-3 queue disc
                    ``nTotalDroppedPackets``; tcpsim early + overflow drops of r1->r2)
 bottleneck_arrivals packets that arrived at it (dropped ones included)
+epoch_mean_s       (cases with ``cwnd_flow``) the window's shape, from flow ``cwnd_flow``'s
+regain_over_k      cwnd sampled every 10 ms (ns-3: its ``CongestionWindow`` trace, the
+                   value at each 10 ms; tcpsim: the ``cwnd`` time series): the mean time
+                   between window reductions after ``measure_from_s``, and the median,
+                   over the epochs whose window climbs back to W_max, of the time from the
+                   reduction to W_max over K = ∛((W_max − β·W)/C), W_max by RFC 9438
+                   §4.7's fast-convergence rule (``window_shape``)
 
 Cases
 -----
@@ -37,6 +44,10 @@ CODEL, FQ-CODEL, PIE  the same flows over CoDelQueueDisc, FqCoDelQueueDisc,
          fq_codel, pie with the same parameters; skipped while the tcpsim catalogue
          lacks the queue kind the TOML names.
 PIE-1000P  PIE with a 1000-packet buffer, so that PIE's early drops hold the queue.
+CUBIC    two CUBIC flows (RTTs 84 and 92 ms) over a 20 Mb/s, 40 ms, 100-packet drop-tail,
+         60 s: ns-3 TcpCubic (attributes from the file's cc table, HyStart off) with SACK
+         and TcpClassicRecovery; tcpsim cubic with standard slow start + sack1; plus the
+         window-shape metrics of flow 1 (the larger window, in CUBIC's cubic region).
 
 Usage (prints both sides, the verdicts and ns-3's queue disc attributes)::
 
@@ -246,6 +257,99 @@ def ns3_tcp_defaults(tcp: dict, receiver: dict, socket_type: str) -> dict[str, s
     }
 
 
+# tcpsim cubic parameter -> ns-3 TcpCubic attribute; every one must be written in the case
+_CUBIC_ATTRIBUTES = {"c": "C", "beta": "Beta", "fast_convergence": "FastConvergence",
+                     "reno_friendly": "TcpFriendliness"}
+
+
+def case_cc(toml: Path) -> dict:
+    """The case's window control as a table: {"kind": ..., parameters...}."""
+    flow = tomllib.loads(toml.read_text())["flow"][0]
+    cc = flow.get("cc", "reno")
+    return {"kind": cc} if isinstance(cc, str) else dict(cc)
+
+
+def ns3_cc_defaults(toml: Path, socket_type: str) -> dict[str, str]:
+    """ns-3 Config defaults for the case's window control: TcpCubic's attributes from the
+    file's `cc = { kind = "cubic", ... }` (all written out), HyStart off (tcpsim has no
+    classic HyStart; its HyStart++ is refused here, ns-3 has none)."""
+    cc = case_cc(toml)
+    where = f"{toml} [[flow]] cc"
+    if socket_type != "ns3::TcpCubic":
+        if cc["kind"] != "reno":
+            raise HarnessError(f"{where}: {cc['kind']!r} with ns-3 {socket_type}; expected \"reno\"")
+        return {}
+    if cc["kind"] != "cubic":
+        raise HarnessError(f"{where}: expected kind = \"cubic\" for ns-3 TcpCubic, got {cc['kind']!r}")
+    for key in (*_CUBIC_ATTRIBUTES, "slow_start"):
+        _need(cc, key, where, "ns-3 TcpCubic's attribute is set from it")
+    if cc["slow_start"] != "standard":
+        raise HarnessError(f"{where} slow_start: expected \"standard\" (ns-3 has no HyStart++, tcpsim no "
+                           f"classic HyStart: both sides run standard slow start), got {cc['slow_start']!r}")
+    out = {}
+    for key, attribute in _CUBIC_ATTRIBUTES.items():
+        value = cc[key]
+        out[f"ns3::TcpCubic::{attribute}"] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    out["ns3::TcpCubic::HyStart"] = "false"
+    return out
+
+
+CWND_SAMPLE_S = 0.010
+# a reduction: a 10 ms sample below this fraction of the one before (beta = 0.7 cuts to
+# 0.7); reductions closer than EPISODE_S to the previous one are one loss episode (ns-3's
+# recovery moves cwnd more than once per loss)
+_CUT = 0.85
+_EPISODE_S = 0.5
+
+
+def resample(changes: list[tuple[float, float]], step: float, end: float) -> list[tuple[float, float]]:
+    """The value of a step function (time-ordered changes) at step, 2·step, ... < end."""
+    out, i, value = [], 0, changes[0][1] if changes else math.nan
+    for k in range(1, int(end / step) + 1):
+        t = k * step
+        while i < len(changes) and changes[i][0] <= t:
+            value = changes[i][1]
+            i += 1
+        out.append((t, value))
+    return out
+
+
+def window_shape(samples: list[tuple[float, float]], since_s: float, c: float, beta: float) -> dict[str, float]:
+    """The window's epochs from cwnd samples (time, packets): epoch_mean_s, the mean time
+    between reductions from since_s on, and regain_over_k, the median over the epochs
+    that regain W_max of (time from the reduction to cwnd ≥ W_max) / K, with W the sample
+    before the reduction, W_max = W, or W·(1 + β)/2 if W is below the previous W_max
+    (RFC 9438 §4.7), K = ∛((W_max − β·W)/C)."""
+    cuts = []
+    for (_, before), (t, after) in zip(samples, samples[1:]):
+        if after < _CUT * before and (not cuts or t - cuts[-1][0] > _EPISODE_S):
+            cuts.append((t, before))
+    ratios, w_max_prev = [], 0.0
+    for (start, w), (end, _) in zip(cuts, cuts[1:]):
+        w_max = w * (1 + beta) / 2 if w < w_max_prev else w
+        w_max_prev = w_max
+        if start < since_s:
+            continue
+        k = ((w_max - beta * w) / c) ** (1 / 3)
+        regained = next((t for t, v in samples if start + _EPISODE_S < t < end and v >= w_max), None)
+        if regained is not None and k > 0:
+            ratios.append((regained - start) / k)
+    starts = [t for t, _ in cuts if t >= since_s]
+    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    ratios.sort()
+    return {
+        "epoch_mean_s": sum(gaps) / len(gaps) if gaps else math.nan,
+        "epochs": float(len(gaps)),
+        "regain_over_k": ratios[len(ratios) // 2] if ratios else math.nan,
+        "regain_epochs": float(len(ratios)),
+    }
+
+
+def _shape_params(case: Case) -> tuple[float, float]:
+    cc = case_cc(case.toml)
+    return float(cc["c"]), float(cc["beta"])
+
+
 # --------------------------------------------------------------------------- cases
 
 
@@ -266,6 +370,7 @@ class Case:
     tolerances: tuple[Tolerance, ...]
     measure_from_s: float = 5.0
     why: str = ""
+    cwnd_flow: int | None = None  # the flow whose window shape is measured (window_shape)
 
     def bottleneck_kind(self) -> str:
         bell = tomllib.loads(self.toml.read_text())["dumbbell"]["bottleneck"]["queue"]
@@ -322,6 +427,19 @@ _PIE_ACTIVE_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.03),
                           Tolerance("bottleneck_drops", "rel", 0.35),
                           Tolerance("fast_retransmits", "rel", 0.30),
                           Tolerance("timeouts", "abs", 8))
+# CUBIC: measured on the case and a variant (README "Tolerances"); the window shape of
+# flow 1, the flow in CUBIC's cubic region (flow 0's smaller window runs mostly in the
+# Reno-friendly region)
+_CUBIC_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.02),
+                     Tolerance("flow_goodput_bps", "rel", 0.25),
+                     Tolerance("wait_mean_s", "rel", 0.10),
+                     Tolerance("wait_p95_s", "rel", 0.05),
+                     Tolerance("bottleneck_arrivals", "rel", 0.02),
+                     Tolerance("bottleneck_drops", "rel", 0.50),
+                     Tolerance("fast_retransmits", "rel", 0.45),
+                     Tolerance("timeouts", "abs", 5),
+                     Tolerance("epoch_mean_s", "rel", 0.25),
+                     Tolerance("regain_over_k", "abs", 0.30))
 CASES: dict[str, Case] = {
     "NEWRENO": Case(
         "NEWRENO", HERE / "case_newreno.toml", "ns3::TcpNewReno",
@@ -368,6 +486,11 @@ CASES: dict[str, Case] = {
                       _aqm_attributes(HERE / "case_pie_1000p.toml"), _PIE_ACTIVE_TOLERANCES,
                       why="one seed each (ns-3 run 1, tcpsim seed 1, different random streams); "
                           "flow shares printed, not checked (README)"),
+    "CUBIC": Case("CUBIC", HERE / "case_cubic.toml", "ns3::TcpCubic", "ns3::FifoQueueDisc",
+                  _fifo_attributes(HERE / "case_cubic.toml"), _CUBIC_TOLERANCES, measure_from_s=10.0,
+                  cwnd_flow=1,
+                  why="HyStart off in ns-3, standard slow start in tcpsim (neither has the other's "
+                      "HyStart); window shape of flow 1, the one in the cubic region (README)"),
 }
 
 
@@ -384,7 +507,9 @@ def run_ns3(cases: list[Case], timeout: float = 900.0) -> tuple[dict[str, dict],
             "network": network,
             "tcp": tcp,
             "queue": {"type": case.ns3_disc, "attributes": case.ns3_disc_attributes},
-            "ns3_defaults": ns3_tcp_defaults(tcp, receiver, case.ns3_socket_type),
+            "ns3_defaults": {**ns3_tcp_defaults(tcp, receiver, case.ns3_socket_type),
+                             **ns3_cc_defaults(case.toml, case.ns3_socket_type)},
+            "cwnd_flow": case.cwnd_flow,
         })
     proc = subprocess.run([ns3_python(), str(RUNNER)], input=json.dumps(specs),
                           capture_output=True, text=True, timeout=timeout)
@@ -441,6 +566,13 @@ def ns3_metrics(raw: dict, duration_s: float) -> dict[str, float]:
     return m
 
 
+def ns3_shape(raw: dict, case: Case, duration_s: float) -> dict[str, float]:
+    """window_shape of the ns-3 flow's cwnd trace (bytes -> segments, resampled)."""
+    segment = ns3_network(case.toml, case.measure_from_s)[1]["segment_bytes"]
+    changes = [(t, w / segment) for t, w in raw["cwnd_trace"]]
+    return window_shape(resample(changes, CWND_SAMPLE_S, duration_s), case.measure_from_s, *_shape_params(case))
+
+
 def trace_waits(trace: Path, since_s: float) -> list[float]:
     """Waiting times from an ns-2 trace of one link direction (the harness traces only the
     bottleneck): ``+`` (arrival, queued) to ``-`` (start of transmission) of each packet
@@ -476,7 +608,12 @@ def run_tcpsim(case: Case, out_dir: Path) -> tuple[dict[str, float], float]:
     if re.search(r"(?m)^\[trace\]", text):
         raise HarnessError(f"{case.toml}: has a [trace] table; the harness adds its own")
     scenario = out_dir / case.toml.name
-    scenario.write_text(text + f'\n[trace]\ndir = "traces"\nns2 = ["{BOTTLENECK}"]\n')
+    extra = f'\n[trace]\ndir = "traces"\nns2 = ["{BOTTLENECK}"]\n'
+    if case.cwnd_flow is not None:
+        if re.search(r"(?m)^\[monitor\]", text):
+            raise HarnessError(f"{case.toml}: has a [monitor] table; the harness adds its own")
+        extra += f'\n[monitor]\ninterval = "{CWND_SAMPLE_S * 1000:g}ms"\nflows = ["tcp{case.cwnd_flow}"]\nqueues = []\n'
+    scenario.write_text(text + extra)
     cmd = [str(tcpsim_binary()), str(scenario), "--out", str(out_dir), "--csv", "--quiet"]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -499,6 +636,11 @@ def run_tcpsim(case: Case, out_dir: Path) -> tuple[dict[str, float], float]:
     m["bottleneck_overflow_drops"] = float(queue["overflow_drops"])
     m["bottleneck_arrivals"] = float(queue["arrivals"])
     m["bottleneck_marks"] = float(queue["marks"])
+    if case.cwnd_flow is not None:
+        name = f"tcp{case.cwnd_flow}"
+        series = [(float(r["time_s"]), float(r["value"])) for r in _read_csv(out_dir / "timeseries.csv")
+                  if r["entity"] == name and r["metric"] == "cwnd"]
+        m.update(window_shape(series, case.measure_from_s, *_shape_params(case)))
     return m, wall
 
 
@@ -587,6 +729,8 @@ def run_cases(names: list[str], out_root: Path | None = None) -> list[CaseResult
     for case in cases:
         duration = ns3_network(case.toml, case.measure_from_s)[0]["duration_s"]
         ns3 = ns3_metrics(raw[case.name], duration)
+        if case.cwnd_flow is not None:
+            ns3.update(ns3_shape(raw[case.name], case, duration))
         kind = case.bottleneck_kind()
         if kind in queue_kinds:
             ts, ts_wall = run_tcpsim(case, out_root / case.name.lower())

@@ -92,6 +92,29 @@ WatchSender(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, StateCo
     });
 }
 
+// Every change of one sender's congestion window (bytes), for the window-shape metric.
+struct CwndProbe
+{
+    std::vector<double> times_s;
+    std::vector<double> cwnd_bytes;
+
+    void Changed(uint32_t, uint32_t now)
+    {
+        times_s.push_back(ns3::Simulator::Now().GetSeconds());
+        cwnd_bytes.push_back(now);
+    }
+};
+
+void
+WatchCwnd(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, CwndProbe* probe)
+{
+    ns3::Simulator::Schedule(after_start, [bulk_send, probe]() {
+        auto app = ns3::DynamicCast<ns3::BulkSendApplication>(bulk_send);
+        app->GetSocket()->TraceConnectWithoutContext(
+            "CongestionWindow", ns3::MakeCallback(&CwndProbe::Changed, probe));
+    });
+}
+
 // Fixed random streams for a queue disc that draws (PIE): ns-3 numbers the streams it
 // assigns itself from a counter that runs on across cases in one process, so without
 // this a case's draws would depend on the cases run before it.
@@ -210,6 +233,7 @@ def run_case(ns, case: dict) -> dict:
 
     port = 5000
     sinks, sources, counters = [], [], []
+    cwnd_probe = helpers.CwndProbe()
     stop = ns.Seconds(net["duration_s"])
     for i in range(pairs):
         receiver_address = interfaces[pairs + 1 + i].GetAddress(1)
@@ -231,6 +255,8 @@ def run_case(ns, case: dict) -> dict:
         counters.append(counter)
         # a nanosecond after the application starts: its socket exists, nothing is sent yet
         helpers.WatchSender(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), counter)
+        if case.get("cwnd_flow") == i:
+            helpers.WatchCwnd(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), cwnd_probe)
 
     wall0 = time.perf_counter()
     ns.Simulator.Stop(stop)
@@ -255,6 +281,8 @@ def run_case(ns, case: dict) -> dict:
         "waits_s": list(probe.waits_s),
         "disc_attributes": str(helpers.Attributes(bottleneck_disc)).splitlines(),
         "wall_s": wall,
+        # (time s, cwnd bytes) at each change of flow cwnd_flow's window (empty without one)
+        "cwnd_trace": list(zip(list(cwnd_probe.times_s), list(cwnd_probe.cwnd_bytes))),
     }
     ns.Simulator.Destroy()
     return result

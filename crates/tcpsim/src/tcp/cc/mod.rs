@@ -12,6 +12,7 @@
 //! and `MODEL`, add `pub mod <name>;` here and `&cc::<name>::MODEL` to the catalogue's
 //! list. `docs/architecture.md` walks through an example.
 
+pub mod cubic;
 pub mod fast;
 pub mod new_vegas;
 pub mod quick_vegas;
