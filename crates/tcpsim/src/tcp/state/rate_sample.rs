@@ -178,6 +178,13 @@ impl RateSampler {
         }
     }
 
+    /// A sampler that has delivered `delivered` packets and has `in_network` out (for
+    /// the unit tests of the models that read it).
+    #[cfg(test)]
+    pub(crate) fn with_counts(delivered: i64, in_network: i64) -> Self {
+        RateSampler { delivered, in_network, ..RateSampler::new() }
+    }
+
     /// Packets delivered since the flow began (C.delivered).
     pub fn delivered(&self) -> i64 {
         self.delivered
