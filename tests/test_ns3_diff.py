@@ -17,6 +17,9 @@ PIE             over PIE at ns-3's 25-packet buffer, where neither side drops ea
                 goodput 2 %, mean wait 12 %, p95 wait 5 %, early drops ±5, drops 25 %.
 PIE-1000P       PIE with a 1000-packet buffer (its early drops hold the queue), one seed
                 each: goodput 3 %, mean wait 15 %, p95 wait 20 %, drops 35 %, no overflow.
+BBR             four BBRv1 flows (ns-3 TcpBbr, pacing on) over a 1000-packet drop-tail:
+                goodput 2 %, mean wait 20 %, p95 wait 40 %, arrivals 2 %, gain-cycle
+                period 15 %, ProbeRTT interval 5 %.
 
 ns-3 missing (the Python package ``ns3``, the ``validation`` extra): skipped locally,
 a failure under CI (CI set), which installs it.
@@ -69,6 +72,10 @@ def test_newreno_with_delayed_acks_matches_ns3(results):
 
 def test_newreno_without_sack_fills_the_queue_as_ns3(results):
     _assert_passes(results["NEWRENO-NOSACK"])
+
+
+def test_bbr_matches_ns3_tcp_bbr(results):
+    _assert_passes(results["BBR"])
 
 
 @pytest.mark.parametrize("name", AQM_CASES)

@@ -22,6 +22,14 @@ wait_p95_s         the queue to the start of its transmission, over packets arri
 bottleneck_drops   packets the bottleneck queue dropped (ns-3 queue disc
                    ``nTotalDroppedPackets``; tcpsim early + overflow drops of r1->r2)
 bottleneck_arrivals packets that arrived at it (dropped ones included)
+gain_cycle_period_s  cases that trace their window control (BBR): the median time
+                   between the rises of a flow's pacing rate by at least 15 % from its
+                   previous value (BBR's 1.25 phase), after ``measure_from_s``, over all
+                   flows (ns-3: the ``PacingRate`` trace; tcpsim: the 10 ms
+                   ``pacing_rate_bps`` series)
+probe_rtt_interval_s the median time between a flow's falls of cwnd to at most 4
+                   segments (ProbeRTT), over all flows (ns-3: ``CongestionWindow``
+                   trace in bytes / segment; tcpsim: the 10 ms ``cwnd`` series)
 
 Cases
 -----
@@ -37,6 +45,9 @@ CODEL, FQ-CODEL, PIE  the same flows over CoDelQueueDisc, FqCoDelQueueDisc,
          fq_codel, pie with the same parameters; skipped while the tcpsim catalogue
          lacks the queue kind the TOML names.
 PIE-1000P  PIE with a 1000-packet buffer, so that PIE's early drops hold the queue.
+BBR      four BBRv1 flows (tcpsim bbr + sack1; ns-3 TcpBbr with pacing on) over a
+         1000-packet drop-tail bottleneck; also compares the gain-cycle period and the
+         ProbeRTT interval measured from each side's cwnd and pacing-rate traces.
 
 Usage (prints both sides, the verdicts and ns-3's queue disc attributes)::
 
@@ -266,6 +277,10 @@ class Case:
     tolerances: tuple[Tolerance, ...]
     measure_from_s: float = 5.0
     why: str = ""
+    # ns-3 Config defaults beyond ns3_tcp_defaults (each printed with the case)
+    ns3_extra_defaults: tuple[tuple[str, str], ...] = ()
+    # compare the window control's traces (cwnd, pacing rate): gain cycle, ProbeRTT
+    trace_control: bool = False
 
     def bottleneck_kind(self) -> str:
         bell = tomllib.loads(self.toml.read_text())["dumbbell"]["bottleneck"]["queue"]
@@ -322,6 +337,14 @@ _PIE_ACTIVE_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.03),
                           Tolerance("bottleneck_drops", "rel", 0.35),
                           Tolerance("fast_retransmits", "rel", 0.30),
                           Tolerance("timeouts", "abs", 8))
+# BBR: measured on the case only (README "Tolerances": goodput −0.26 %, mean wait −10 %,
+# p95 wait −28 %, arrivals −0.25 %, gain-cycle period +7.4 %, ProbeRTT interval −1.2 %)
+_BBR_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.02),
+                   Tolerance("wait_mean_s", "rel", 0.20),
+                   Tolerance("wait_p95_s", "rel", 0.40),
+                   Tolerance("bottleneck_arrivals", "rel", 0.02),
+                   Tolerance("gain_cycle_period_s", "rel", 0.15),
+                   Tolerance("probe_rtt_interval_s", "rel", 0.05))
 CASES: dict[str, Case] = {
     "NEWRENO": Case(
         "NEWRENO", HERE / "case_newreno.toml", "ns3::TcpNewReno",
@@ -368,6 +391,19 @@ CASES: dict[str, Case] = {
                       _aqm_attributes(HERE / "case_pie_1000p.toml"), _PIE_ACTIVE_TOLERANCES,
                       why="one seed each (ns-3 run 1, tcpsim seed 1, different random streams); "
                           "flow shares printed, not checked (README)"),
+    "BBR": Case("BBR", HERE / "case_bbr.toml", "ns3::TcpBbr", "ns3::FifoQueueDisc",
+                _fifo_attributes(HERE / "case_bbr.toml"), _BBR_TOLERANCES,
+                ns3_extra_defaults=(("ns3::TcpSocketState::EnablePacing", "true"),
+                                    ("ns3::TcpSocketState::PaceInitialWindow", "false"),
+                                    ("ns3::TcpSocketState::MaxPacingRate", "4Gb/s"),
+                                    ("ns3::TcpBbr::HighGain", "2.89"),
+                                    ("ns3::TcpBbr::BwWindowLength", "10"),
+                                    ("ns3::TcpBbr::RttWindowLength", "10s"),
+                                    ("ns3::TcpBbr::ProbeRttDuration", "200ms"),
+                                    ("ns3::TcpBbr::Stream", "4")),
+                trace_control=True,
+                why="flow shares printed, not checked: BBRv1 flows of different RTTs share "
+                    "unevenly on both sides (README)"),
 }
 
 
@@ -384,7 +420,9 @@ def run_ns3(cases: list[Case], timeout: float = 900.0) -> tuple[dict[str, dict],
             "network": network,
             "tcp": tcp,
             "queue": {"type": case.ns3_disc, "attributes": case.ns3_disc_attributes},
-            "ns3_defaults": ns3_tcp_defaults(tcp, receiver, case.ns3_socket_type),
+            "ns3_defaults": {**ns3_tcp_defaults(tcp, receiver, case.ns3_socket_type),
+                             **dict(case.ns3_extra_defaults)},
+            "trace_control": case.trace_control,
         })
     proc = subprocess.run([ns3_python(), str(RUNNER)], input=json.dumps(specs),
                           capture_output=True, text=True, timeout=timeout)
@@ -422,7 +460,53 @@ def wait_metrics(waits: list[float]) -> dict[str, float]:
 NS3_OVERFLOW_REASONS = ("Forced drop", "Overlimit drop")
 
 
-def ns3_metrics(raw: dict, duration_s: float) -> dict[str, float]:
+# A rise of the pacing rate by this factor from its previous value starts a probing phase
+# (BBR's 1.25 gain; the bandwidth estimate itself moves by a few per cent at most here).
+PROBE_RISE = 1.15
+# ProbeRTT's cwnd, segments (BBR's minimum window).
+PROBE_RTT_SEGMENTS = 4
+# A ProbeRTT lasts at least 200 ms, and ns-3's cwnd moves around 4 segments while in it:
+# falls closer than this to the previous one belong to the same ProbeRTT.
+PROBE_RTT_SAME_EPISODE_S = 1.0
+
+
+def _median(values: list[float]) -> float:
+    values = sorted(values)
+    return values[len(values) // 2] if values else math.nan
+
+
+def gain_cycle_period(flows: list[tuple[list[float], list[float]]], since_s: float) -> float:
+    """Median time between the pacing-rate rises of ``PROBE_RISE`` or more of each flow
+    ((times, rates) per flow), after ``since_s``, over all flows."""
+    gaps = []
+    for times, rates in flows:
+        rises = [t for t, r, before in zip(times[1:], rates[1:], rates[:-1])
+                 if t >= since_s and before > 0 and r >= PROBE_RISE * before]
+        gaps += [b - a for a, b in zip(rises, rises[1:])]
+    return _median(gaps)
+
+
+def probe_rtt_interval(flows: list[tuple[list[float], list[float]]]) -> float:
+    """Median time between the falls of each flow's cwnd (in segments) to at most
+    ``PROBE_RTT_SEGMENTS`` from above, over all flows (the first second left out: the
+    start's small windows), a ProbeRTT counted once."""
+    gaps = []
+    for times, cwnds in flows:
+        falls: list[float] = []
+        for t, c, before in zip(times[1:], cwnds[1:], cwnds[:-1]):
+            if t >= 1.0 and c <= PROBE_RTT_SEGMENTS < before:
+                if not falls or t - falls[-1] > PROBE_RTT_SAME_EPISODE_S:
+                    falls.append(t)
+        gaps += [b - a for a, b in zip(falls, falls[1:])]
+    return _median(gaps)
+
+
+def control_metrics(pacing: list, cwnd_segments: list, since_s: float) -> dict[str, float]:
+    return {"gain_cycle_period_s": gain_cycle_period(pacing, since_s),
+            "probe_rtt_interval_s": probe_rtt_interval(cwnd_segments)}
+
+
+def ns3_metrics(raw: dict, duration_s: float, segment_bytes: int = 0, since_s: float = 0.0) -> dict[str, float]:
     per_flow = [b * 8.0 / duration_s for b in raw["sink_bytes"]]
     m = {"goodput_bps": sum(per_flow)}
     m.update({f"flow{i}_goodput_bps": g for i, g in enumerate(per_flow)})
@@ -438,6 +522,9 @@ def ns3_metrics(raw: dict, duration_s: float) -> dict[str, float]:
     m["bottleneck_arrivals"] = float(raw["bottleneck_arrivals"])
     m["bottleneck_marks"] = float(raw["bottleneck_marks"])
     m["device_queue_drops"] = float(raw["device_queue_drops"])
+    if "pacing_bps" in raw:
+        cwnd = [(t, [c / segment_bytes for c in bytes_]) for t, bytes_ in raw["cwnd_bytes"]]
+        m.update(control_metrics(raw["pacing_bps"], cwnd, since_s))
     return m
 
 
@@ -476,7 +563,12 @@ def run_tcpsim(case: Case, out_dir: Path) -> tuple[dict[str, float], float]:
     if re.search(r"(?m)^\[trace\]", text):
         raise HarnessError(f"{case.toml}: has a [trace] table; the harness adds its own")
     scenario = out_dir / case.toml.name
-    scenario.write_text(text + f'\n[trace]\ndir = "traces"\nns2 = ["{BOTTLENECK}"]\n')
+    extra = f'\n[trace]\ndir = "traces"\nns2 = ["{BOTTLENECK}"]\n'
+    if case.trace_control:
+        if re.search(r"(?m)^\[monitor\]", text):
+            raise HarnessError(f"{case.toml}: has a [monitor] table; the harness adds its own")
+        extra += '\n[monitor]\ninterval = "10ms"\nflows = "all"\nqueues = []\n'
+    scenario.write_text(text + extra)
     cmd = [str(tcpsim_binary()), str(scenario), "--out", str(out_dir), "--csv", "--quiet"]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -499,6 +591,15 @@ def run_tcpsim(case: Case, out_dir: Path) -> tuple[dict[str, float], float]:
     m["bottleneck_overflow_drops"] = float(queue["overflow_drops"])
     m["bottleneck_arrivals"] = float(queue["arrivals"])
     m["bottleneck_marks"] = float(queue["marks"])
+    if case.trace_control:
+        series: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
+        for row in _read_csv(out_dir / "timeseries.csv"):
+            times, values = series.setdefault((row["entity"], row["metric"]), ([], []))
+            times.append(float(row["time_s"]))
+            values.append(float(row["value"]))
+        names = [f["name"] for f in flows]
+        m.update(control_metrics([series[(n, "pacing_rate_bps")] for n in names],
+                                 [series[(n, "cwnd")] for n in names], case.measure_from_s))
     return m, wall
 
 
@@ -585,8 +686,8 @@ def run_cases(names: list[str], out_root: Path | None = None) -> list[CaseResult
     queue_kinds = tcpsim_kinds("queue")
     results = []
     for case in cases:
-        duration = ns3_network(case.toml, case.measure_from_s)[0]["duration_s"]
-        ns3 = ns3_metrics(raw[case.name], duration)
+        network, tcp, _ = ns3_network(case.toml, case.measure_from_s)
+        ns3 = ns3_metrics(raw[case.name], network["duration_s"], tcp["segment_bytes"], case.measure_from_s)
         kind = case.bottleneck_kind()
         if kind in queue_kinds:
             ts, ts_wall = run_tcpsim(case, out_root / case.name.lower())
@@ -601,6 +702,9 @@ def run_cases(names: list[str], out_root: Path | None = None) -> list[CaseResult
         res.notes.append(f"ns-3 import took {import_s:.1f} s (once per subprocess)")
         if ts:
             res.notes.append(f"tcpsim output kept in {out_root / case.name.lower()}")
+        if case.ns3_extra_defaults:
+            res.notes.append("ns-3 defaults set for this case: "
+                             + ", ".join(f"{k}={v}" for k, v in case.ns3_extra_defaults))
         if case.why:
             res.notes.append(case.why)
         results.append(res)

@@ -92,6 +92,35 @@ WatchSender(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, StateCo
     });
 }
 
+// Every change of one sender's cwnd (bytes) and pacing rate (bit/s), with its time:
+// the window control's own time series (case BBR: its gain cycle and ProbeRTT).
+struct ControlTrace
+{
+    std::vector<double> cwnd_t, cwnd_bytes, pacing_t, pacing_bps;
+
+    void Cwnd(uint32_t, uint32_t now)
+    {
+        cwnd_t.push_back(ns3::Simulator::Now().GetSeconds());
+        cwnd_bytes.push_back(now);
+    }
+
+    void Pacing(ns3::DataRate, ns3::DataRate now)
+    {
+        pacing_t.push_back(ns3::Simulator::Now().GetSeconds());
+        pacing_bps.push_back(static_cast<double>(now.GetBitRate()));
+    }
+};
+
+void
+TraceControl(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, ControlTrace* trace)
+{
+    ns3::Simulator::Schedule(after_start, [bulk_send, trace]() {
+        auto socket = ns3::DynamicCast<ns3::BulkSendApplication>(bulk_send)->GetSocket();
+        socket->TraceConnectWithoutContext("CongestionWindow", ns3::MakeCallback(&ControlTrace::Cwnd, trace));
+        socket->TraceConnectWithoutContext("PacingRate", ns3::MakeCallback(&ControlTrace::Pacing, trace));
+    });
+}
+
 // Fixed random streams for a queue disc that draws (PIE): ns-3 numbers the streams it
 // assigns itself from a counter that runs on across cases in one process, so without
 // this a case's draws would depend on the cases run before it.
@@ -209,7 +238,7 @@ def run_case(ns, case: dict) -> dict:
     helpers.Watch(bottleneck_disc, bottleneck.Get(0), probe)
 
     port = 5000
-    sinks, sources, counters = [], [], []
+    sinks, sources, counters, controls = [], [], [], []
     stop = ns.Seconds(net["duration_s"])
     for i in range(pairs):
         receiver_address = interfaces[pairs + 1 + i].GetAddress(1)
@@ -231,6 +260,10 @@ def run_case(ns, case: dict) -> dict:
         counters.append(counter)
         # a nanosecond after the application starts: its socket exists, nothing is sent yet
         helpers.WatchSender(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), counter)
+        if case.get("trace_control"):
+            control = helpers.ControlTrace()
+            controls.append(control)
+            helpers.TraceControl(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), control)
 
     wall0 = time.perf_counter()
     ns.Simulator.Stop(stop)
@@ -256,6 +289,10 @@ def run_case(ns, case: dict) -> dict:
         "disc_attributes": str(helpers.Attributes(bottleneck_disc)).splitlines(),
         "wall_s": wall,
     }
+    if controls:
+        # per flow: [[times], [values]] of every change
+        result["cwnd_bytes"] = [[list(c.cwnd_t), list(c.cwnd_bytes)] for c in controls]
+        result["pacing_bps"] = [[list(c.pacing_t), list(c.pacing_bps)] for c in controls]
     ns.Simulator.Destroy()
     return result
 
