@@ -355,3 +355,40 @@ fn after_a_timeout_cwnd_comes_back_when_the_lost_flight_is_acknowledged() {
     r.ack(t + 200.0, 1, 1000.0, 100.0, 1, false);
     assert_eq!(r.cwnd(), 206.0, "the ACK of packet 500 ends the loss state");
 }
+
+#[test]
+fn only_a_window_control_that_asks_gets_a_rate_sampler() {
+    use crate::catalogue::chosen;
+    use crate::tcp::cc::CcModel;
+    use crate::tcp::recovery::RecoveryModel;
+    let sender = |cc: &str| {
+        let recovery = chosen::<RecoveryModel>("sack1").build();
+        crate::tcp::TcpSender::new(TcpParams::default(), recovery, chosen::<CcModel>(cc).build(), 0.0)
+    };
+    assert!(!sender("reno").samples_rates());
+    assert!(!sender("reno").paces());
+    assert!(sender("bbr").samples_rates());
+    assert!(sender("bbr").paces());
+}
+
+#[test]
+fn a_sender_with_bbr_samples_what_departs_and_paces_after_the_first_ack() {
+    use crate::catalogue::chosen;
+    use crate::tcp::cc::CcModel;
+    use crate::tcp::recovery::RecoveryModel;
+    let params = TcpParams { syn: false, max_window: 1000, ..TcpParams::default() };
+    let recovery = chosen::<RecoveryModel>("sack1").build();
+    let mut sender = crate::tcp::TcpSender::new(params, recovery, chosen::<CcModel>("bbr").build(), 0.0);
+    sender.start(0);
+    let first: Vec<i64> = sender.state.outbox.drain(..).map(|o| o.seq).collect();
+    assert_eq!(first.len(), 2, "ns-2's initial window of 2, unpaced");
+    for &seq in &first {
+        sender.departed(seq, 0);
+    }
+    let info = AckInfo { ts_echo: 0, ..AckInfo::cumulative(0) };
+    sender.on_ack(&info, ms(100.0));
+    let rs = sender.state.rate_sample.expect("a sample");
+    assert_eq!(rs.newly_delivered, 1);
+    assert_eq!(rs.rtt_s, Some(0.1));
+    assert!(sender.state.pacing_rate_bps.is_some(), "BBR paces from its first RTT sample");
+}
