@@ -337,11 +337,12 @@ _PIE_ACTIVE_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.03),
                           Tolerance("bottleneck_drops", "rel", 0.35),
                           Tolerance("fast_retransmits", "rel", 0.30),
                           Tolerance("timeouts", "abs", 8))
-# BBR: measured on the case only (README "Tolerances": goodput −0.26 %, mean wait −10 %,
-# p95 wait −28 %, arrivals −0.25 %, gain-cycle period +7.4 %, ProbeRTT interval −1.2 %)
+# BBR: measured on the case and two variants (README "Tolerances"; largest differences:
+# goodput +0.39 %, mean wait −14.5 %, p95 wait −37.8 %, arrivals −0.25 %, gain-cycle
+# period −9.1 %, ProbeRTT interval −1.25 % where no flow times out)
 _BBR_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.02),
                    Tolerance("wait_mean_s", "rel", 0.20),
-                   Tolerance("wait_p95_s", "rel", 0.40),
+                   Tolerance("wait_p95_s", "rel", 0.45),
                    Tolerance("bottleneck_arrivals", "rel", 0.02),
                    Tolerance("gain_cycle_period_s", "rel", 0.15),
                    Tolerance("probe_rtt_interval_s", "rel", 0.05))
