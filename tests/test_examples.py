@@ -246,6 +246,22 @@ def _pie_holds_15_ms_where_droptail_fills(res, out, doc):
     assert links.loc["a0->b0", "utilization"] >= 0.95 and links.loc["a1->b1", "utilization"] >= 0.95
 
 
+@fact("bbr_deep_buffer.toml")
+def _bbr_fills_the_link_with_the_queue_near_empty_where_reno_fills_the_buffer(res, out, doc):
+    bbr, reno = _queue(res, "a0->b0"), _queue(res, "a1->b1")
+    # Measured: BBR 2.3 packets waiting on average (1.8 ms; base RTT 60 ms), Reno 503.
+    assert bbr["mean_length_pkts"] < 5 and reno["mean_length_pkts"] > 100 * bbr["mean_length_pkts"]
+    links = res.links.set_index("link")
+    assert links.loc["a0->b0", "utilization"] >= 0.95 and links.loc["a1->b1", "utilization"] >= 0.95
+    # ProbeRTT: cwnd down to 4 packets about every 10 s (measured at 10.07, 20.43, 30.80 s).
+    cwnd = _between(res.series("cwnd"), 5.0, float("inf"))["bbr"]
+    probe_rtt = cwnd[(cwnd <= 4) & (cwnd.shift(1) > 4)].index
+    assert len(probe_rtt) == 3 and all(10.0 <= b - a <= 10.6 for a, b in zip(probe_rtt, probe_rtt[1:]))
+    # The gain cycle: the pacing rate is above 0.99 x 10 Mb/s only in the 1.25 phases.
+    pacing = _between(res.series("pacing_rate_bps"), 5.0, float("inf"))["bbr"]
+    assert 0.95 * 9.9e6 <= pacing.median() <= 1.01 * 9.9e6 and pacing.max() >= 1.2 * 9.9e6
+
+
 @fact("drr_fairness.toml")
 def _drr_shares_the_link_evenly(res, out, doc):
     sources = res.flows

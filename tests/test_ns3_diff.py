@@ -22,6 +22,9 @@ CUBIC           two CUBIC flows (ns-3 TcpCubic, HyStart off; tcpsim cubic, stand
                 each flow's 25 %, mean wait 10 %, p95 wait 5 %, arrivals 2 %, drops 50 %,
                 fast retransmits 45 %, and flow 1's window shape: mean epoch 25 %,
                 median regain time / K ±0.3.
+BBR             four BBRv1 flows (ns-3 TcpBbr, pacing on) over a 1000-packet drop-tail:
+                goodput 2 %, mean wait 20 %, p95 wait 45 %, arrivals 2 %, gain-cycle
+                period 15 %, ProbeRTT interval 5 %.
 
 ns-3 missing (the Python package ``ns3``, the ``validation`` extra): skipped locally,
 a failure under CI (CI set), which installs it.
@@ -81,6 +84,8 @@ def test_cubic_matches_ns3_tcpcubic(results):
     assert "ns3::TcpCubic::HyStart" in harness.ns3_cc_defaults(harness.CASES["CUBIC"].toml, "ns3::TcpCubic")
     assert result.ns3["regain_epochs"] >= 3 and result.tcpsim["regain_epochs"] >= 3, result.report()
     _assert_passes(result)
+def test_bbr_matches_ns3_tcp_bbr(results):
+    _assert_passes(results["BBR"])
 
 
 @pytest.mark.parametrize("name", AQM_CASES)

@@ -29,6 +29,14 @@ regain_over_k      cwnd sampled every 10 ms (ns-3: its ``CongestionWindow`` trac
                    over the epochs whose window climbs back to W_max, of the time from the
                    reduction to W_max over K = ∛((W_max − β·W)/C), W_max by RFC 9438
                    §4.7's fast-convergence rule (``window_shape``)
+gain_cycle_period_s  cases that trace their window control (BBR): the median time
+                   between the rises of a flow's pacing rate by at least 15 % from its
+                   previous value (BBR's 1.25 phase), after ``measure_from_s``, over all
+                   flows (ns-3: the ``PacingRate`` trace; tcpsim: the 10 ms
+                   ``pacing_rate_bps`` series)
+probe_rtt_interval_s the median time between a flow's falls of cwnd to at most 4
+                   segments (ProbeRTT), over all flows (ns-3: ``CongestionWindow``
+                   trace in bytes / segment; tcpsim: the 10 ms ``cwnd`` series)
 
 Cases
 -----
@@ -48,6 +56,9 @@ CUBIC    two CUBIC flows (RTTs 84 and 92 ms) over a 20 Mb/s, 40 ms, 100-packet d
          60 s: ns-3 TcpCubic (attributes from the file's cc table, HyStart off) with SACK
          and TcpClassicRecovery; tcpsim cubic with standard slow start + sack1; plus the
          window-shape metrics of flow 1 (the larger window, in CUBIC's cubic region).
+BBR      four BBRv1 flows (tcpsim bbr + sack1; ns-3 TcpBbr with pacing on) over a
+         1000-packet drop-tail bottleneck; also compares the gain-cycle period and the
+         ProbeRTT interval measured from each side's cwnd and pacing-rate traces.
 
 Usage (prints both sides, the verdicts and ns-3's queue disc attributes)::
 
@@ -371,6 +382,10 @@ class Case:
     measure_from_s: float = 5.0
     why: str = ""
     cwnd_flow: int | None = None  # the flow whose window shape is measured (window_shape)
+    # ns-3 Config defaults beyond ns3_tcp_defaults (each printed with the case)
+    ns3_extra_defaults: tuple[tuple[str, str], ...] = ()
+    # compare the window control's traces (cwnd, pacing rate): gain cycle, ProbeRTT
+    trace_control: bool = False
 
     def bottleneck_kind(self) -> str:
         bell = tomllib.loads(self.toml.read_text())["dumbbell"]["bottleneck"]["queue"]
@@ -440,6 +455,15 @@ _CUBIC_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.02),
                      Tolerance("timeouts", "abs", 5),
                      Tolerance("epoch_mean_s", "rel", 0.25),
                      Tolerance("regain_over_k", "abs", 0.30))
+# BBR: measured on the case and two variants (README "Tolerances"; largest differences:
+# goodput +0.39 %, mean wait −14.5 %, p95 wait −37.8 %, arrivals −0.25 %, gain-cycle
+# period −9.1 %, ProbeRTT interval −1.25 % where no flow times out)
+_BBR_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.02),
+                   Tolerance("wait_mean_s", "rel", 0.20),
+                   Tolerance("wait_p95_s", "rel", 0.45),
+                   Tolerance("bottleneck_arrivals", "rel", 0.02),
+                   Tolerance("gain_cycle_period_s", "rel", 0.15),
+                   Tolerance("probe_rtt_interval_s", "rel", 0.05))
 CASES: dict[str, Case] = {
     "NEWRENO": Case(
         "NEWRENO", HERE / "case_newreno.toml", "ns3::TcpNewReno",
@@ -491,6 +515,19 @@ CASES: dict[str, Case] = {
                   cwnd_flow=1,
                   why="HyStart off in ns-3, standard slow start in tcpsim (neither has the other's "
                       "HyStart); window shape of flow 1, the one in the cubic region (README)"),
+    "BBR": Case("BBR", HERE / "case_bbr.toml", "ns3::TcpBbr", "ns3::FifoQueueDisc",
+                _fifo_attributes(HERE / "case_bbr.toml"), _BBR_TOLERANCES,
+                ns3_extra_defaults=(("ns3::TcpSocketState::EnablePacing", "true"),
+                                    ("ns3::TcpSocketState::PaceInitialWindow", "false"),
+                                    ("ns3::TcpSocketState::MaxPacingRate", "4Gb/s"),
+                                    ("ns3::TcpBbr::HighGain", "2.89"),
+                                    ("ns3::TcpBbr::BwWindowLength", "10"),
+                                    ("ns3::TcpBbr::RttWindowLength", "10s"),
+                                    ("ns3::TcpBbr::ProbeRttDuration", "200ms"),
+                                    ("ns3::TcpBbr::Stream", "4")),
+                trace_control=True,
+                why="flow shares printed, not checked: BBRv1 flows of different RTTs share "
+                    "unevenly on both sides (README)"),
 }
 
 
@@ -508,8 +545,10 @@ def run_ns3(cases: list[Case], timeout: float = 900.0) -> tuple[dict[str, dict],
             "tcp": tcp,
             "queue": {"type": case.ns3_disc, "attributes": case.ns3_disc_attributes},
             "ns3_defaults": {**ns3_tcp_defaults(tcp, receiver, case.ns3_socket_type),
-                             **ns3_cc_defaults(case.toml, case.ns3_socket_type)},
+                             **ns3_cc_defaults(case.toml, case.ns3_socket_type),
+                             **dict(case.ns3_extra_defaults)},
             "cwnd_flow": case.cwnd_flow,
+            "trace_control": case.trace_control,
         })
     proc = subprocess.run([ns3_python(), str(RUNNER)], input=json.dumps(specs),
                           capture_output=True, text=True, timeout=timeout)
@@ -547,7 +586,53 @@ def wait_metrics(waits: list[float]) -> dict[str, float]:
 NS3_OVERFLOW_REASONS = ("Forced drop", "Overlimit drop")
 
 
-def ns3_metrics(raw: dict, duration_s: float) -> dict[str, float]:
+# A rise of the pacing rate by this factor from its previous value starts a probing phase
+# (BBR's 1.25 gain; the bandwidth estimate itself moves by a few per cent at most here).
+PROBE_RISE = 1.15
+# ProbeRTT's cwnd, segments (BBR's minimum window).
+PROBE_RTT_SEGMENTS = 4
+# A ProbeRTT lasts at least 200 ms, and ns-3's cwnd moves around 4 segments while in it:
+# falls closer than this to the previous one belong to the same ProbeRTT.
+PROBE_RTT_SAME_EPISODE_S = 1.0
+
+
+def _median(values: list[float]) -> float:
+    values = sorted(values)
+    return values[len(values) // 2] if values else math.nan
+
+
+def gain_cycle_period(flows: list[tuple[list[float], list[float]]], since_s: float) -> float:
+    """Median time between the pacing-rate rises of ``PROBE_RISE`` or more of each flow
+    ((times, rates) per flow), after ``since_s``, over all flows."""
+    gaps = []
+    for times, rates in flows:
+        rises = [t for t, r, before in zip(times[1:], rates[1:], rates[:-1])
+                 if t >= since_s and before > 0 and r >= PROBE_RISE * before]
+        gaps += [b - a for a, b in zip(rises, rises[1:])]
+    return _median(gaps)
+
+
+def probe_rtt_interval(flows: list[tuple[list[float], list[float]]]) -> float:
+    """Median time between the falls of each flow's cwnd (in segments) to at most
+    ``PROBE_RTT_SEGMENTS`` from above, over all flows (the first second left out: the
+    start's small windows), a ProbeRTT counted once."""
+    gaps = []
+    for times, cwnds in flows:
+        falls: list[float] = []
+        for t, c, before in zip(times[1:], cwnds[1:], cwnds[:-1]):
+            if t >= 1.0 and c <= PROBE_RTT_SEGMENTS < before:
+                if not falls or t - falls[-1] > PROBE_RTT_SAME_EPISODE_S:
+                    falls.append(t)
+        gaps += [b - a for a, b in zip(falls, falls[1:])]
+    return _median(gaps)
+
+
+def control_metrics(pacing: list, cwnd_segments: list, since_s: float) -> dict[str, float]:
+    return {"gain_cycle_period_s": gain_cycle_period(pacing, since_s),
+            "probe_rtt_interval_s": probe_rtt_interval(cwnd_segments)}
+
+
+def ns3_metrics(raw: dict, duration_s: float, segment_bytes: int = 0, since_s: float = 0.0) -> dict[str, float]:
     per_flow = [b * 8.0 / duration_s for b in raw["sink_bytes"]]
     m = {"goodput_bps": sum(per_flow)}
     m.update({f"flow{i}_goodput_bps": g for i, g in enumerate(per_flow)})
@@ -563,6 +648,9 @@ def ns3_metrics(raw: dict, duration_s: float) -> dict[str, float]:
     m["bottleneck_arrivals"] = float(raw["bottleneck_arrivals"])
     m["bottleneck_marks"] = float(raw["bottleneck_marks"])
     m["device_queue_drops"] = float(raw["device_queue_drops"])
+    if "pacing_bps" in raw:
+        cwnd = [(t, [c / segment_bytes for c in bytes_]) for t, bytes_ in raw["cwnd_bytes"]]
+        m.update(control_metrics(raw["pacing_bps"], cwnd, since_s))
     return m
 
 
@@ -609,10 +697,11 @@ def run_tcpsim(case: Case, out_dir: Path) -> tuple[dict[str, float], float]:
         raise HarnessError(f"{case.toml}: has a [trace] table; the harness adds its own")
     scenario = out_dir / case.toml.name
     extra = f'\n[trace]\ndir = "traces"\nns2 = ["{BOTTLENECK}"]\n'
-    if case.cwnd_flow is not None:
+    if case.cwnd_flow is not None or case.trace_control:
         if re.search(r"(?m)^\[monitor\]", text):
             raise HarnessError(f"{case.toml}: has a [monitor] table; the harness adds its own")
-        extra += f'\n[monitor]\ninterval = "{CWND_SAMPLE_S * 1000:g}ms"\nflows = ["tcp{case.cwnd_flow}"]\nqueues = []\n'
+        monitored = '"all"' if case.trace_control else f'["tcp{case.cwnd_flow}"]'
+        extra += f'\n[monitor]\ninterval = "{CWND_SAMPLE_S * 1000:g}ms"\nflows = {monitored}\nqueues = []\n'
     scenario.write_text(text + extra)
     cmd = [str(tcpsim_binary()), str(scenario), "--out", str(out_dir), "--csv", "--quiet"]
     t0 = time.perf_counter()
@@ -636,11 +725,19 @@ def run_tcpsim(case: Case, out_dir: Path) -> tuple[dict[str, float], float]:
     m["bottleneck_overflow_drops"] = float(queue["overflow_drops"])
     m["bottleneck_arrivals"] = float(queue["arrivals"])
     m["bottleneck_marks"] = float(queue["marks"])
-    if case.cwnd_flow is not None:
-        name = f"tcp{case.cwnd_flow}"
-        series = [(float(r["time_s"]), float(r["value"])) for r in _read_csv(out_dir / "timeseries.csv")
-                  if r["entity"] == name and r["metric"] == "cwnd"]
-        m.update(window_shape(series, case.measure_from_s, *_shape_params(case)))
+    if case.cwnd_flow is not None or case.trace_control:
+        series: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
+        for row in _read_csv(out_dir / "timeseries.csv"):
+            times, values = series.setdefault((row["entity"], row["metric"]), ([], []))
+            times.append(float(row["time_s"]))
+            values.append(float(row["value"]))
+        if case.cwnd_flow is not None:
+            times, values = series[(f"tcp{case.cwnd_flow}", "cwnd")]
+            m.update(window_shape(list(zip(times, values)), case.measure_from_s, *_shape_params(case)))
+        if case.trace_control:
+            names = [f["name"] for f in flows]
+            m.update(control_metrics([series[(n, "pacing_rate_bps")] for n in names],
+                                     [series[(n, "cwnd")] for n in names], case.measure_from_s))
     return m, wall
 
 
@@ -727,10 +824,10 @@ def run_cases(names: list[str], out_root: Path | None = None) -> list[CaseResult
     queue_kinds = tcpsim_kinds("queue")
     results = []
     for case in cases:
-        duration = ns3_network(case.toml, case.measure_from_s)[0]["duration_s"]
-        ns3 = ns3_metrics(raw[case.name], duration)
+        network, tcp, _ = ns3_network(case.toml, case.measure_from_s)
+        ns3 = ns3_metrics(raw[case.name], network["duration_s"], tcp["segment_bytes"], case.measure_from_s)
         if case.cwnd_flow is not None:
-            ns3.update(ns3_shape(raw[case.name], case, duration))
+            ns3.update(ns3_shape(raw[case.name], case, network["duration_s"]))
         kind = case.bottleneck_kind()
         if kind in queue_kinds:
             ts, ts_wall = run_tcpsim(case, out_root / case.name.lower())
@@ -745,6 +842,9 @@ def run_cases(names: list[str], out_root: Path | None = None) -> list[CaseResult
         res.notes.append(f"ns-3 import took {import_s:.1f} s (once per subprocess)")
         if ts:
             res.notes.append(f"tcpsim output kept in {out_root / case.name.lower()}")
+        if case.ns3_extra_defaults:
+            res.notes.append("ns-3 defaults set for this case: "
+                             + ", ".join(f"{k}={v}" for k, v in case.ns3_extra_defaults))
         if case.why:
             res.notes.append(case.why)
         results.append(res)

@@ -115,6 +115,35 @@ WatchCwnd(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, CwndProbe
     });
 }
 
+// Every change of one sender's cwnd (bytes) and pacing rate (bit/s), with its time:
+// the window control's own time series (case BBR: its gain cycle and ProbeRTT).
+struct ControlTrace
+{
+    std::vector<double> cwnd_t, cwnd_bytes, pacing_t, pacing_bps;
+
+    void Cwnd(uint32_t, uint32_t now)
+    {
+        cwnd_t.push_back(ns3::Simulator::Now().GetSeconds());
+        cwnd_bytes.push_back(now);
+    }
+
+    void Pacing(ns3::DataRate, ns3::DataRate now)
+    {
+        pacing_t.push_back(ns3::Simulator::Now().GetSeconds());
+        pacing_bps.push_back(static_cast<double>(now.GetBitRate()));
+    }
+};
+
+void
+TraceControl(ns3::Ptr<ns3::Application> bulk_send, ns3::Time after_start, ControlTrace* trace)
+{
+    ns3::Simulator::Schedule(after_start, [bulk_send, trace]() {
+        auto socket = ns3::DynamicCast<ns3::BulkSendApplication>(bulk_send)->GetSocket();
+        socket->TraceConnectWithoutContext("CongestionWindow", ns3::MakeCallback(&ControlTrace::Cwnd, trace));
+        socket->TraceConnectWithoutContext("PacingRate", ns3::MakeCallback(&ControlTrace::Pacing, trace));
+    });
+}
+
 // Fixed random streams for a queue disc that draws (PIE): ns-3 numbers the streams it
 // assigns itself from a counter that runs on across cases in one process, so without
 // this a case's draws would depend on the cases run before it.
@@ -232,7 +261,7 @@ def run_case(ns, case: dict) -> dict:
     helpers.Watch(bottleneck_disc, bottleneck.Get(0), probe)
 
     port = 5000
-    sinks, sources, counters = [], [], []
+    sinks, sources, counters, controls = [], [], [], []
     cwnd_probe = helpers.CwndProbe()
     stop = ns.Seconds(net["duration_s"])
     for i in range(pairs):
@@ -257,6 +286,10 @@ def run_case(ns, case: dict) -> dict:
         helpers.WatchSender(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), counter)
         if case.get("cwnd_flow") == i:
             helpers.WatchCwnd(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), cwnd_probe)
+        if case.get("trace_control"):
+            control = helpers.ControlTrace()
+            controls.append(control)
+            helpers.TraceControl(source_apps.Get(0), ns.Seconds(net["starts_s"][i]) + ns.NanoSeconds(1), control)
 
     wall0 = time.perf_counter()
     ns.Simulator.Stop(stop)
@@ -284,6 +317,10 @@ def run_case(ns, case: dict) -> dict:
         # (time s, cwnd bytes) at each change of flow cwnd_flow's window (empty without one)
         "cwnd_trace": list(zip(list(cwnd_probe.times_s), list(cwnd_probe.cwnd_bytes))),
     }
+    if controls:
+        # per flow: [[times], [values]] of every change
+        result["cwnd_bytes"] = [[list(c.cwnd_t), list(c.cwnd_bytes)] for c in controls]
+        result["pacing_bps"] = [[list(c.pacing_t), list(c.pacing_bps)] for c in controls]
     ns.Simulator.Destroy()
     return result
 

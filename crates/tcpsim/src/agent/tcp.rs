@@ -87,12 +87,19 @@ impl SourceConfig for TcpFlow {
     }
 
     fn sampled(&self) -> &'static [&'static str] {
-        SAMPLED
+        if self.cc.build().paces() {
+            SAMPLED_PACED
+        } else {
+            SAMPLED
+        }
     }
 }
 
 /// What a TCP source adds to each time-series sample, in this order.
 const SAMPLED: &[&str] = &["cwnd", "ssthresh", "srtt_s"];
+/// The same for a window control that paces, and its pacing rate (bits per second on the
+/// wire, 0 while it does not pace).
+const SAMPLED_PACED: &[&str] = &["cwnd", "ssthresh", "srtt_s", "pacing_rate_bps"];
 
 /// The source's timers.
 const RETRANSMIT: u32 = 0;
@@ -108,11 +115,15 @@ fn build(flow: &TcpFlow, mut random: RandomStream) -> FlowAgents {
     // ns-2 boot_time_: each agent's clock has a random phase within a tick.
     let clock_phase = random.uniform() * time::to_secs(p.clock_granularity);
     let overhead = p.overhead;
+    // The window control's stream: a fork seeded from a copy of the flow's stream, so the
+    // flow's own later draws (ns-2 overhead_) are those they were without it.
+    let cc_random = RandomStream::new((random.clone().uniform() * (1u64 << 53) as f64) as u64, "congestion control");
     FlowAgents {
         sink: Box::new(TcpSink::new(flow.receiver.build(), p.syn, p.packet_size)),
         shape: flow.shape(),
         source: Box::new(TcpSource::new({
             let mut sender = TcpSender::new(Arc::clone(p), flow.recovery.build(), flow.cc.build(), clock_phase);
+            sender.state.cc_random = Some(Box::new(cc_random));
             if overhead > 0 {
                 // Later draws of the flow's stream: the clock phase above is unchanged.
                 sender.state.overhead_random = Some(Box::new(random));
@@ -136,6 +147,8 @@ pub struct TcpSource {
     /// Pacing state, once the congestion control has asked for pacing (kept apart:
     /// most senders never pace).
     pacer: Option<Box<Pacer>>,
+    /// The window control paces (its samples add the pacing rate).
+    paces: bool,
 }
 
 #[derive(Debug, Default)]
@@ -149,7 +162,8 @@ struct Pacer {
 
 impl TcpSource {
     pub fn new(sender: TcpSender) -> Self {
-        TcpSource { sender, rtx_generation: 0, rtx_event_at: None, cc_timer_at: None, delayed_send_at: None, pacer: None }
+        let paces = sender.paces();
+        TcpSource { sender, rtx_generation: 0, rtx_event_at: None, cc_timer_at: None, delayed_send_at: None, pacer: None, paces }
     }
 
     /// Holds the segments just released when pacing is on, and sends those whose slot
@@ -175,6 +189,16 @@ impl TcpSource {
         }
     }
 
+    /// Tells the sender's rate sampler, if it keeps one, that the segments in the
+    /// simulation's buffer leave now.
+    fn report_departures(&mut self, ctx: &AgentCtx) {
+        if self.sender.samples_rates() {
+            for segment in ctx.segments.iter() {
+                self.sender.departed(segment.seq, ctx.now);
+            }
+        }
+    }
+
     /// Segments waiting for their pacing slot.
     fn paced(&self) -> usize {
         self.pacer.as_ref().map_or(0, |p| p.waiting.len())
@@ -189,6 +213,7 @@ impl TcpSource {
         if self.sender.state.pacing_rate_bps.is_some() || self.paced() > 0 {
             self.pace(ctx);
         }
+        self.report_departures(ctx);
         if let Some(at) = self.sender.state.cc_timer {
             if self.cc_timer_at != Some(at) {
                 self.cc_timer_at = Some(at);
@@ -267,6 +292,7 @@ impl Agent for TcpSource {
                     pacer.timer_pending = false;
                 }
                 self.pace(ctx);
+                self.report_departures(ctx);
             }
             _ => unreachable!("TCP source timer {timer}"),
         }
@@ -303,6 +329,9 @@ impl Agent for TcpSource {
         let values = [s.window.cwnd, s.window.ssthresh, s.rtt.srtt()];
         for (name, value) in SAMPLED.iter().zip(values) {
             push(name, value);
+        }
+        if self.paces {
+            push("pacing_rate_bps", s.pacing_rate_bps.unwrap_or(0) as f64);
         }
     }
 }

@@ -7,7 +7,7 @@ use super::ack::AckInfo;
 use super::cc::{AckEvent, CcHooks, CcView, CongestionControl};
 use super::recovery::LossRecovery;
 use super::state::ack_rtt;
-pub use super::state::{CwndAction, CwndCut, Outgoing, SendTimes, SenderStats, TcpParams, TcpState};
+pub use super::state::{CwndAction, CwndCut, Outgoing, RateSample, RateSampler, SendTimes, SenderStats, TcpParams, TcpState};
 use crate::engine::SimTime;
 
 /// A TCP sender: shared state + a loss-recovery variant + a congestion control.
@@ -34,6 +34,9 @@ impl TcpSender {
         } else if cc.wants_send_times() || recovery.wants_send_times() {
             state.send_times = Some(Box::default());
         }
+        if cc.wants_rate_samples() {
+            state.rate = Some(Box::new(RateSampler::new()));
+        }
         let hooks = cc.hooks();
         TcpSender { state, recovery, cc, hooks }
     }
@@ -47,6 +50,7 @@ impl TcpSender {
         };
         self.state.send_much(now, 0);
         self.after_sending(0, now);
+        self.check_app_limited();
     }
 
     /// The application stops (ns-2 FTP `stop` = `advance 0`, tcp.cc `TcpAgent::command`):
@@ -72,6 +76,9 @@ impl TcpSender {
         if let Some(rtt) = ack_rtt_s {
             s.note_rtt(rtt);
         }
+        if let Some(rate) = &mut s.rate {
+            s.rate_sample = Some(rate.on_ack(info, s.last_ack, s.stats.retransmits, now));
+        }
         let event = AckEvent { info, acked_packets: (info.ack - s.last_ack).max(0), duplicate, rtt_s: None, ack_rtt_s };
         if self.hooks.any_ack {
             self.cc.on_any_ack(&mut CcView::new(s, now), &event);
@@ -91,12 +98,46 @@ impl TcpSender {
             }
         }
         self.after_sending(sent_before, now);
+        self.check_app_limited();
     }
 
     pub fn on_timeout(&mut self, now: SimTime) {
         let sent_before = self.state.outbox.len();
+        if let Some(rate) = &mut self.state.rate {
+            rate.on_timeout();
+        }
         self.recovery.on_timeout(&mut self.state, &mut *self.cc, now);
         self.after_sending(sent_before, now);
+    }
+
+    /// Packet `seq` left for the wire at `now` (after any pacing wait): the delivery-rate
+    /// sampler's send time. The TCP agent reports each departure when a sampler is kept.
+    pub fn departed(&mut self, seq: i64, now: SimTime) {
+        if let Some(rate) = &mut self.state.rate {
+            rate.on_departure(seq, now);
+        }
+    }
+
+    /// Keeps a delivery-rate sampler (the congestion control asked for one).
+    pub fn samples_rates(&self) -> bool {
+        self.state.rate.is_some()
+    }
+
+    /// The window control sets a pacing rate (its flows sample `pacing_rate_bps`).
+    pub fn paces(&self) -> bool {
+        self.cc.paces()
+    }
+
+    /// After the sender has sent what it may: with no new data to send and the window
+    /// not full, the flow is app-limited (draft-cheng-iccrg-delivery-rate-estimation-01
+    /// §3.4; Linux `tcp_rate_check_app_limited`). Only with a rate sampler.
+    fn check_app_limited(&mut self) {
+        let s = &mut self.state;
+        let Some(rate) = &mut s.rate else { return };
+        let in_flight = s.maxseq - s.last_ack;
+        if s.t_seqno >= s.curseq && (in_flight as f64) < s.window.cwnd {
+            rate.mark_app_limited(in_flight);
+        }
     }
 
     /// The congestion control's own timer fired.

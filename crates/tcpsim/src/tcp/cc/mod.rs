@@ -12,6 +12,7 @@
 //! and `MODEL`, add `pub mod <name>;` here and `&cc::<name>::MODEL` to the catalogue's
 //! list. `docs/architecture.md` walks through an example.
 
+pub mod bbr;
 pub mod cubic;
 pub mod fast;
 pub mod new_vegas;
@@ -26,7 +27,7 @@ pub use reno::Reno;
 pub use vegas::Vegas;
 
 use super::ack::AckInfo;
-pub use super::state::Window;
+pub use super::state::{RateSample, Window};
 use super::state::TcpState;
 use crate::engine::SimTime;
 use crate::model::{Chosen, Family, FamilyModel, ModelConfig, ModelSpec};
@@ -223,6 +224,46 @@ impl<'a> CcView<'a> {
     pub fn pacing_rate(&self) -> Option<u64> {
         self.s.pacing_rate_bps
     }
+
+    /// Bytes of one data segment on the wire (payload and headers): what pacing spaces.
+    pub fn segment_wire_bytes(&self) -> u32 {
+        self.s.params.packet_size + self.s.params.header_size
+    }
+
+    /// The delivery-rate sample of the ACK being handled (draft-cheng-iccrg-delivery-rate-
+    /// estimation-01), if the algorithm asked for samples
+    /// ([`CongestionControl::wants_rate_samples`]); in the ACK hooks, this ACK's.
+    pub fn rate_sample(&self) -> Option<&RateSample> {
+        self.s.rate_sample.as_ref()
+    }
+
+    /// Packets delivered since the flow began (the rate sampler's C.delivered; 0 without
+    /// a sampler).
+    pub fn delivered(&self) -> i64 {
+        self.s.rate.as_ref().map_or(0, |r| r.delivered())
+    }
+
+    /// Packets that left for the wire and are not yet delivered (with a rate sampler;
+    /// otherwise the packets in flight). Unlike [`CcView::in_flight`], packets the window
+    /// released that still wait for their pacing slot do not count.
+    pub fn in_network(&self) -> i64 {
+        self.s.rate.as_ref().map_or_else(|| self.in_flight(), |r| r.in_network())
+    }
+
+    /// The flow is app-limited from here: rate samples of packets sent now are marked so
+    /// (draft-cheng-iccrg-delivery-rate-estimation-01 §3.4), as BBR's ProbeRTT asks. No
+    /// effect without a rate sampler.
+    pub fn mark_app_limited(&mut self) {
+        let in_flight = self.in_flight();
+        if let Some(rate) = &mut self.s.rate {
+            rate.mark_app_limited(in_flight);
+        }
+    }
+
+    /// A draw uniform in [0, 1) from the flow's congestion-control random stream.
+    pub fn uniform(&mut self) -> f64 {
+        self.s.cc_random.get_or_insert_with(|| Box::new(crate::engine::RandomStream::new(0, "congestion control"))).uniform()
+    }
 }
 
 /// Which optional per-ACK and per-packet hooks an algorithm implements, so the sender
@@ -266,6 +307,17 @@ pub trait CongestionControl {
     /// releases the slots of the packets each new ACK acknowledges itself
     /// ([`CcView::release_send_slots`]), at the point of its ACK processing where ns-2 does.
     fn ns2_vegas_ring(&self) -> bool {
+        false
+    }
+
+    /// Keep delivery-rate samples ([`CcView::rate_sample`], [`CcView::delivered`],
+    /// [`CcView::in_network`]); the sender pays for them only when asked.
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+
+    /// The algorithm sets a pacing rate: its flows' time series add `pacing_rate_bps`.
+    fn paces(&self) -> bool {
         false
     }
 

@@ -26,9 +26,11 @@
 //! there ns-2's cwnd below 1 is how the sender waits for the retransmission timer
 //! (`tcp/ecn/mod.rs`).
 
+mod rate_sample;
 mod send_times;
 mod stats;
 
+pub use rate_sample::{RateSample, RateSampler};
 pub use send_times::SendTimes;
 pub use stats::SenderStats;
 
@@ -127,6 +129,13 @@ pub struct TcpState {
     /// Send times and counts of outstanding packets, kept when the congestion control or
     /// the loss recovery asks.
     pub send_times: Option<Box<SendTimes>>,
+    /// Delivery-rate samples, kept when the congestion control asks
+    /// (`CongestionControl::wants_rate_samples`), and the latest ACK's sample.
+    pub rate: Option<Box<RateSampler>>,
+    pub rate_sample: Option<RateSample>,
+    /// The congestion control's own random stream (forked from the flow's, so the
+    /// flow's other draws do not change); none until the TCP agent gives one.
+    pub cc_random: Option<Box<crate::engine::RandomStream>>,
     /// When the first packet was put on the wire (ns-2 `firstsent_`, set by `send_much`
     /// whenever it starts from packet 0).
     pub first_sent: Option<SimTime>,
@@ -184,6 +193,9 @@ impl TcpState {
             round_end: 0,
             rtt_range: (f64::INFINITY, 0.0),
             send_times: None,
+            rate: None,
+            rate_sample: None,
+            cc_random: None,
             first_sent: None,
             cwr_pending: false,
             ecn_peer: false,
