@@ -32,6 +32,7 @@ pub static RECOVERIES: &[&RecoveryModel] = &[
     &recovery::newreno::MODEL,
     &recovery::sack1::MODEL,
     &recovery::fack::MODEL,
+    &recovery::prr::MODEL,
     &recovery::vegas::MODEL,
 ];
 

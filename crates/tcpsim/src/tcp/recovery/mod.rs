@@ -8,6 +8,7 @@
 
 pub mod fack;
 pub mod newreno;
+pub mod prr;
 pub mod reno;
 pub mod sack1;
 pub mod scoreboard;
