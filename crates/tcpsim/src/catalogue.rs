@@ -291,7 +291,7 @@ mod tests {
         }
         assert_eq!(recovery_of("fast"), "sack1");
         let reads_sack: Vec<&str> = specs().filter(|m| m.relations.reads_sack).map(|m| m.name).collect();
-        assert_eq!(reads_sack, ["sack1", "fack"]);
+        assert_eq!(reads_sack, ["sack1", "fack", "prr"]);
     }
 
     #[test]
