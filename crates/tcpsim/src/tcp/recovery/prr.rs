@@ -60,8 +60,10 @@
 //!   retransmission after a timeout (CA_Loss) are not modelled; the ECN response is the
 //!   sender's generic one (`tcp/ecn/`), not Linux's CWR state.
 
+use super::rack::{probe_timeout, Rack};
 use super::scoreboard::Scoreboard;
 use super::{LossRecovery, RecoveryModel};
+use crate::engine::time::{self, Dur};
 use crate::engine::SimTime;
 use crate::model::{no_check, Family, ModelSpec, Param, ParamType as T, Relations, Value as V};
 use crate::tcp::ack::AckInfo;
@@ -80,13 +82,37 @@ pub static SPEC: ModelSpec = ModelSpec {
         V::Choice("ssrb"),
         "reduction bound once pipe falls to ssthresh: \"ssrb\" (slow-start reduction bound, Linux's) lets pipe grow back towards ssthresh by one packet more than was delivered; \"crb\" (conservative) sends no more than was delivered",
         "RFC 6937 §3; Linux tcp_cwnd_reduction",
+    ),
+    Param::new(
+        "rack",
+        T::Bool,
+        "",
+        V::Bool(false),
+        "RACK-TLP loss detection instead of the SACK count: a packet is lost once a packet sent after it was delivered and a round trip plus min_rtt/4 has passed (reordering timer), and a tail loss probe goes out 2·SRTT (+200 ms with one packet outstanding) after the last ACK (Linux's default since 4.18)",
+        "RFC 8985; Linux tcp_recovery.c, tcp_schedule_loss_probe",
     )],
     check: no_check,
     relations: Relations { reads_sack: true, ..Relations::NONE },
 };
 
-pub static MODEL: RecoveryModel =
-    RecoveryModel { spec: &SPEC, build: |c| Box::new(Prr::new(if c.choice("bound") == "crb" { Bound::Conservative } else { Bound::SlowStart })) };
+pub static MODEL: RecoveryModel = RecoveryModel {
+    spec: &SPEC,
+    build: |c| {
+        let bound = if c.choice("bound") == "crb" { Bound::Conservative } else { Bound::SlowStart };
+        Box::new(if c.boolean("rack") { Prr::with_rack(bound) } else { Prr::new(bound) })
+    },
+};
+
+/// What the retransmission timer stands for when it fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TimerRole {
+    /// The retransmission timeout.
+    Rto,
+    /// RACK's reordering timer (RFC 8985 §6.3).
+    Reorder,
+    /// The tail loss probe (RFC 8985 §7).
+    Probe,
+}
 
 /// How far PRR lets pipe grow back once it is at or below ssthresh (RFC 6937 §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +137,13 @@ pub struct Prr {
     prr_delivered: i64,
     /// Packets sent during recovery (RFC 6937 `prr_out`).
     prr_out: i64,
+    /// RACK-TLP's state, with `rack = true`.
+    rack: Option<Rack>,
+    /// What the retransmission timer stands for now; with `Reorder` or `Probe` it was
+    /// brought forward from `rto_deadline` to `early_deadline`.
+    timer_role: TimerRole,
+    early_deadline: Option<SimTime>,
+    rto_deadline: Option<SimTime>,
 }
 
 impl Prr {
@@ -123,7 +156,16 @@ impl Prr {
             recover_fs: 0,
             prr_delivered: 0,
             prr_out: 0,
+            rack: None,
+            timer_role: TimerRole::Rto,
+            early_deadline: None,
+            rto_deadline: None,
         }
+    }
+
+    /// PRR with RACK-TLP loss detection (`rack = true`).
+    pub fn with_rack(bound: Bound) -> Self {
+        Prr { rack: Some(Rack::default()), ..Prr::new(bound) }
     }
 
     pub fn scoreboard(&self) -> &Scoreboard {
@@ -211,13 +253,113 @@ impl Prr {
     }
 }
 
+impl Prr {
+    /// The smallest RTT seen, ps (0 before any sample).
+    fn min_rtt(s: &TcpState) -> Dur {
+        let min = s.rtt_range.0;
+        if min.is_finite() {
+            time::from_secs(min)
+        } else {
+            0
+        }
+    }
+
+    /// RACK, before the scoreboard takes in the ACK: the packets it delivers (newly
+    /// ACKed cumulatively or SACKed) advance RACK.xmit_ts (RFC 8985 §6.2).
+    fn rack_on_delivered(&mut self, s: &TcpState, info: &AckInfo, now: SimTime) {
+        let (Some(rack), Some(times)) = (self.rack.as_mut(), s.send_times.as_deref()) else { return };
+        let min_rtt = Self::min_rtt(s);
+        let sb = &self.scoreboard;
+        let cumulative = (s.last_ack + 1)..=info.ack;
+        let sacked = info.sack.as_slice().iter().flat_map(|&(a, b)| a.max(info.ack + 1)..=b.min(s.maxseq));
+        for seq in cumulative.chain(sacked).filter(|&p| !sb.is_sacked(p)) {
+            if let Some(sent) = times.get(seq) {
+                rack.on_delivered(seq, sent, times.transmissions(seq), now, min_rtt);
+            }
+        }
+    }
+
+    /// RACK's loss marking over the outstanding packets; returns the reordering timer's
+    /// deadline, if a packet waits for it.
+    fn rack_detect(&mut self, s: &TcpState, now: SimTime) -> Option<SimTime> {
+        let (Some(rack), Some(times)) = (self.rack.as_ref(), s.send_times.as_deref()) else { return None };
+        let sacked = self.scoreboard.sacked_count();
+        if sacked == 0 && !self.in_recovery {
+            return None; // nothing was delivered above a packet still outstanding
+        }
+        // RFC 8985 §6.2 step 4, no reordering seen: no window in recovery or once
+        // DupThresh packets are SACKed, else min_RTT / 4.
+        let reo_wnd = if self.in_recovery || sacked >= s.params.dupack_threshold as i64 { 0 } else { Self::min_rtt(s) / 4 };
+        rack.detect_losses(&mut self.scoreboard, times, s.last_ack + 1, s.maxseq, reo_wnd, now)
+    }
+
+    /// After each event: the retransmission timer stands for the RTO, or is brought
+    /// forward for RACK's reordering timer or, in the open state, for a loss probe.
+    fn arm_timers(&mut self, s: &mut TcpState, reorder_at: Option<SimTime>, now: SimTime) {
+        if self.timer_role != TimerRole::Rto && s.rtx_deadline == self.early_deadline {
+            s.rtx_deadline = self.rto_deadline; // nobody rearmed it: the RTO stands again
+        }
+        self.timer_role = TimerRole::Rto;
+        let Some(rack) = &self.rack else { return };
+        let flight = s.maxseq - s.last_ack;
+        let (role, at) = match reorder_at {
+            Some(at) => (TimerRole::Reorder, at),
+            None if !self.in_recovery && !self.after_timeout && flight > 0 && rack.probe_end.is_none() && s.rtt.srtt() > 0.0 => {
+                (TimerRole::Probe, now + probe_timeout(time::from_secs(s.rtt.srtt()), flight))
+            }
+            None => return,
+        };
+        if s.rtx_deadline.is_some_and(|rto| at < rto) {
+            self.rto_deadline = s.rtx_deadline;
+            self.early_deadline = Some(at);
+            s.rtx_deadline = Some(at);
+            self.timer_role = role;
+        }
+    }
+
+    /// Enter recovery if a packet is lost, then PRR's sending for `delivered` packets.
+    fn recover_if_lost(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, delivered: i64, now: SimTime) {
+        if !self.in_recovery && self.scoreboard.next_lost().is_some() {
+            self.enter_recovery(s, cc, now);
+        }
+        if self.in_recovery {
+            self.proportional_window(s, delivered);
+            self.send_while_pipe_below_cwnd(s, now);
+        }
+    }
+
+    /// RFC 8985 §7.3: one probe, a new packet if possible, else the highest sent again.
+    fn send_loss_probe(&mut self, s: &mut TcpState, now: SimTime) {
+        let seq = if s.t_seqno < s.curseq && s.t_seqno <= s.last_ack + s.wnd && s.t_seqno > s.maxseq {
+            s.t_seqno += 1;
+            s.t_seqno - 1
+        } else {
+            s.maxseq
+        };
+        s.output(seq, now);
+        if let Some(rack) = &mut self.rack {
+            rack.probe_end = Some(s.maxseq);
+        }
+        s.set_rtx_timer(now);
+    }
+}
+
 impl LossRecovery for Prr {
     fn name(&self) -> &'static str {
         "prr"
     }
 
+    fn wants_send_times(&self) -> bool {
+        self.rack.is_some()
+    }
+
     fn on_ack(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
         let ack = info.ack;
+        if let Some(rack) = &mut self.rack {
+            if rack.probe_end.is_some_and(|end| ack >= end) {
+                rack.probe_end = None;
+            }
+        }
         if self.after_timeout {
             // After a timeout: ns-2's go-back-N until the ACK passes `recover`.
             if ack > s.last_ack {
@@ -226,6 +368,7 @@ impl LossRecovery for Prr {
                 self.after_timeout = ack < s.recover;
             }
             s.send_much(now, 0);
+            self.arm_timers(s, None, now);
             return;
         }
         if ack < s.last_ack {
@@ -235,6 +378,7 @@ impl LossRecovery for Prr {
         if s.rtt_active && ack >= s.rtt_seq && self.scoreboard.is_retransmitted(s.rtt_seq) {
             s.rtt_active = false;
         }
+        self.rack_on_delivered(s, info, now);
         let sacked_before = self.scoreboard.sacked_count();
         let newly_acked = ack - s.last_ack;
         // Packets SACKed before and now covered by the cumulative ACK are not delivered
@@ -242,31 +386,27 @@ impl LossRecovery for Prr {
         let sacked_below_ack = (s.last_ack + 1..=ack).filter(|&p| self.scoreboard.is_sacked(p)).count() as i64;
         let news = self.scoreboard.update(ack, &info.sack, s.maxseq);
         let delivered = newly_acked - sacked_below_ack + (self.scoreboard.sacked_count() - (sacked_before - sacked_below_ack));
-        if news {
+        if news && self.rack.is_none() {
             self.scoreboard.mark_lost_by_sacks_above(s.params.dupack_threshold as i64);
         }
-        if self.in_recovery {
-            if ack >= s.recover {
-                self.end_recovery(s, cc, info, now);
-                s.send_much(now, 0);
-                return;
-            }
-            if newly_acked > 0 {
-                // A partial ACK: RTT sample (Karn), timer rearmed, no window growth.
-                s.new_ack(ack, info.ece, now);
-            }
-            self.proportional_window(s, delivered);
-            self.send_while_pipe_below_cwnd(s, now);
+        if self.in_recovery && ack >= s.recover {
+            self.end_recovery(s, cc, info, now);
+            s.send_much(now, 0);
+            self.arm_timers(s, None, now);
             return;
         }
         if newly_acked > 0 {
-            s.ack_new_data(cc, info, now);
+            if self.in_recovery {
+                // A partial ACK: RTT sample (Karn), timer rearmed, no window growth.
+                s.new_ack(ack, info.ece, now);
+            } else {
+                s.ack_new_data(cc, info, now);
+            }
         }
-        let first_unacked = s.last_ack + 1;
-        if self.scoreboard.is_lost(first_unacked) {
-            self.enter_recovery(s, cc, now);
-            self.proportional_window(s, delivered);
-            self.send_while_pipe_below_cwnd(s, now);
+        let reorder_at = self.rack_detect(s, now);
+        let lost = if self.rack.is_some() { self.scoreboard.next_lost().is_some() } else { self.scoreboard.is_lost(s.last_ack + 1) };
+        if self.in_recovery || lost {
+            self.recover_if_lost(s, cc, delivered, now);
         } else if self.scoreboard.sacked_count() > 0 {
             // Disorder: SACKed packets have left the network; new data within cwnd.
             if s.params.limited_transmit {
@@ -275,15 +415,34 @@ impl LossRecovery for Prr {
         } else {
             s.send_much(now, 0);
         }
+        self.arm_timers(s, reorder_at, now);
     }
 
     fn on_timeout(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, now: SimTime) {
-        self.in_recovery = false;
-        self.after_timeout = true;
-        self.scoreboard.clear();
-        s.dupacks = 0;
-        s.recover = s.maxseq;
-        s.on_timeout(cc, now);
+        match self.timer_role {
+            TimerRole::Reorder => {
+                s.rtx_deadline = self.rto_deadline;
+                self.timer_role = TimerRole::Rto;
+                let reorder_at = self.rack_detect(s, now);
+                self.recover_if_lost(s, cc, 0, now);
+                self.arm_timers(s, reorder_at, now);
+            }
+            TimerRole::Probe => {
+                self.timer_role = TimerRole::Rto;
+                self.send_loss_probe(s, now);
+            }
+            TimerRole::Rto => {
+                self.in_recovery = false;
+                self.after_timeout = true;
+                self.scoreboard.clear();
+                if let Some(rack) = &mut self.rack {
+                    rack.probe_end = None;
+                }
+                s.dupacks = 0;
+                s.recover = s.maxseq;
+                s.on_timeout(cc, now);
+            }
+        }
     }
 }
 

@@ -194,6 +194,28 @@ impl Scoreboard {
         newly_lost
     }
 
+    /// RACK (RFC 8985 §6.2): packet `seq`, not SACKed, is lost, and so is its last
+    /// retransmission if it had one: it is marked lost and no longer retransmitted, so
+    /// that it is sent again. Returns true when the marks changed.
+    pub fn declare_lost(&mut self, seq: i64) -> bool {
+        if seq < self.first || self.is_sacked(seq) {
+            return false;
+        }
+        let i = (seq - self.first) as usize;
+        if self.marks.len() <= i {
+            self.marks.resize(i + 1, 0);
+        }
+        let old = self.marks[i];
+        let new = (old & !RETRANSMITTED) | LOST;
+        if new == old {
+            return false;
+        }
+        self.marks[i] = new;
+        self.tally(old, -1);
+        self.tally(new, 1);
+        true
+    }
+
     /// The lowest packet marked lost that is neither SACKed nor retransmitted yet (RFC
     /// 6675 `NextSeg` rule 1).
     pub fn next_lost(&self) -> Option<i64> {

@@ -18,8 +18,13 @@ struct Path {
 impl Path {
     /// Packets 0..window sent at t = 0 (no SYN, Reno window, ssthresh far above).
     fn new(window: f64, bound: Bound) -> Path {
-        let params = TcpParams { syn: false, initial_window: window, initial_ssthresh: Some(1000.0), max_window: 1000, ..TcpParams::default() };
-        let mut sender = TcpSender::new(params, Box::new(Prr::new(bound)), Box::new(Reno::default()), 0.0);
+        Path::with(window, Prr::new(bound), None)
+    }
+
+    /// The same with this recovery and, if `packets`, a transfer of that many packets.
+    fn with(window: f64, prr: Prr, packets: Option<u64>) -> Path {
+        let params = TcpParams { syn: false, initial_window: window, initial_ssthresh: Some(1000.0), max_window: 1000, packets, ..TcpParams::default() };
+        let mut sender = TcpSender::new(params, Box::new(prr), Box::new(Reno::default()), 0.0);
         sender.start(0);
         let receiver = TcpReceiver::new(Box::new(EveryPacket), 3);
         let mut path = Path { sender, receiver, now: 0 };
@@ -153,4 +158,86 @@ fn a_timeout_clears_recovery_and_goes_back_to_the_first_unacked_packet() {
     assert_eq!(p.take(), vec![1], "cwnd 1 from the first unacknowledged packet");
     assert_eq!(p.cwnd(), 1.0);
     assert_eq!(p.sender.state.stats.timeouts, 1);
+}
+
+// ------------------------------------------------------------ RACK-TLP (RFC 8985)
+
+const MS: u64 = 1_000_000_000;
+
+/// A transfer of 10 packets, all sent at t = 0; 0..=7 arrive (1 ms apart), the last
+/// two are lost: no ACK will ever report them.
+fn tail_loss(prr: Prr) -> Path {
+    let mut p = Path::with(10.0, prr, Some(10));
+    for seq in 0..=7 {
+        assert_eq!(p.deliver(seq), Vec::<i64>::new());
+    }
+    p
+}
+
+#[test]
+fn a_tail_loss_probe_goes_out_two_srtt_after_the_last_ack() {
+    // Karn's sample of packet 0: 1 ms, one 10 ms tick: SRTT = 10 ms; 2 packets out, so
+    // PTO = 2·SRTT = 20 ms (RFC 8985 §7.2), well before the 200 ms RTO.
+    let mut p = tail_loss(Prr::with_rack(Bound::SlowStart));
+    let probe_at = p.now + 20 * MS;
+    assert_eq!(p.sender.state.rtx_deadline, Some(probe_at));
+    p.sender.on_timeout(probe_at);
+    assert_eq!(p.take(), vec![9], "no new data: the highest packet sent goes again");
+    assert_eq!(p.sender.state.stats.timeouts, 0, "a probe is not a timeout");
+    assert!(p.sender.state.rtx_deadline.unwrap() >= probe_at + 200 * MS, "then the RTO is armed");
+    // The probe's ACK SACKs 9: 8 was sent before it and its time is up → lost, recovery.
+    p.now = probe_at;
+    assert_eq!(p.deliver(9), vec![8]);
+    assert_eq!(p.sender.state.stats.fast_retransmits, 1);
+    assert_eq!(p.deliver(8), Vec::<i64>::new());
+    assert_eq!(p.sender.state.last_ack, 9);
+    assert_eq!(p.sender.state.stats.timeouts, 0);
+}
+
+#[test]
+fn without_rack_the_tail_loss_waits_for_the_retransmission_timeout() {
+    let mut p = tail_loss(Prr::new(Bound::SlowStart));
+    let rto = p.sender.state.rtx_deadline.expect("data outstanding");
+    assert!(rto >= p.now + 200 * MS, "min_rto");
+    p.sender.on_timeout(rto);
+    assert_eq!(p.take(), vec![8]);
+    assert_eq!(p.sender.state.stats.timeouts, 1);
+}
+
+#[test]
+fn the_probe_timeout_adds_the_delayed_ack_allowance_for_one_packet_and_never_passes_the_rto() {
+    use crate::tcp::recovery::rack::probe_timeout;
+    assert_eq!(probe_timeout(10 * MS, 2), 20 * MS);
+    assert_eq!(probe_timeout(10 * MS, 1), 220 * MS, "2·SRTT + WCDelAckT");
+    // One packet left: PTO 220 ms is later than the RTO (min_rto 200 ms): the RTO stays.
+    let mut p = Path::with(2.0, Prr::with_rack(Bound::SlowStart), Some(2));
+    assert_eq!(p.deliver(0), Vec::<i64>::new());
+    assert_eq!(p.sender.state.rtx_deadline, Some(p.now + 200 * MS));
+}
+
+#[test]
+fn rack_marks_a_packet_lost_after_the_reordering_window_with_one_sack() {
+    // 20 packets at t = 0, packet 1 lost. The SACK of 2 (sent with 1) is one SACK, not
+    // three: the count would wait, RACK starts its reordering timer for 1 at
+    // sent + RACK.rtt + min_RTT/4 = now + 0.25 ms and, when it fires, 1 is lost.
+    let mut p = Path::with(20.0, Prr::with_rack(Bound::SlowStart), None);
+    p.deliver(0);
+    p.deliver(2);
+    let reorder_at = p.now + MS / 4;
+    assert_eq!(p.sender.state.rtx_deadline, Some(reorder_at));
+    assert_eq!(p.sender.state.stats.fast_retransmits, 0);
+    p.sender.on_timeout(reorder_at);
+    assert_eq!(p.take(), vec![1], "the fast retransmit");
+    assert_eq!((p.sender.state.stats.fast_retransmits, p.sender.state.stats.timeouts), (1, 0));
+    assert_eq!(p.sender.state.window.ssthresh, 10.0);
+}
+
+#[test]
+fn with_rack_three_sacks_mark_the_hole_at_once() {
+    // Once DupThresh packets are SACKed the reordering window is 0 (RFC 8985 §6.2).
+    let mut p = Path::with(20.0, Prr::with_rack(Bound::SlowStart), None);
+    p.deliver(0);
+    p.deliver(2);
+    p.deliver(3);
+    assert_eq!(p.deliver(4), vec![1]);
 }
