@@ -34,7 +34,8 @@ fn the_profile_gives_the_flow_its_defaults() {
     assert_eq!(config.choice("rtt_samples"), "every_ack");
     assert_eq!(config.choice("rto_rule"), "linux");
     assert_eq!(config.time("clock_granularity"), tcpsim::engine::time::PS_PER_MS);
-    assert_eq!(src.selected.recovery.as_ref().unwrap().name(), "prr");
+    let recovery = src.selected.recovery.as_ref().unwrap();
+    assert_eq!((recovery.name(), recovery.config.boolean("rack")), ("prr", true));
     let receiver = src.selected.receiver.as_ref().unwrap();
     assert_eq!(receiver.name(), "delayed");
     assert!(receiver.config.boolean("sack"));
@@ -95,12 +96,16 @@ fn losses_repaired(flow: &str) -> (f64, f64) {
 }
 
 /// RFC 6937 §1: PRR keeps the ACK clock going through recovery, so fewer recoveries end
-/// in a timeout. Measured (3 % random loss, 60 s, seeds 1–3): PRR 33 timeouts and 487
-/// retransmissions, NewReno under the same profile 50 and 548.
+/// in a timeout; RFC 8985 §7: the tail loss probe and RACK's timer repair the losses no
+/// three SACKs report. Measured (3 % random loss, 60 s, seeds 1–3): the profile (PRR
+/// with RACK-TLP) 0 timeouts and 493 retransmissions; PRR without RACK-TLP 33 and 487;
+/// NewReno under the same profile 50 and 548.
 #[test]
-fn prr_repairs_random_losses_with_fewer_timeouts_than_newreno() {
-    let (prr_timeouts, prr_retransmits) = losses_repaired("profile = \"linux\"");
+fn prr_repairs_random_losses_with_fewer_timeouts_than_newreno_and_rack_tlp_with_none() {
+    let (rack_timeouts, rack_retransmits) = losses_repaired("profile = \"linux\"");
+    let (prr_timeouts, _) = losses_repaired("profile = \"linux\"\nrecovery = \"prr\"");
     let (newreno_timeouts, newreno_retransmits) = losses_repaired("profile = \"linux\"\nrecovery = \"newreno\"");
     assert!(prr_timeouts < 0.8 * newreno_timeouts, "timeouts: PRR {prr_timeouts}, NewReno {newreno_timeouts}");
-    assert!(prr_retransmits < newreno_retransmits, "retransmissions: PRR {prr_retransmits}, NewReno {newreno_retransmits}");
+    assert_eq!(rack_timeouts, 0.0, "PRR with RACK-TLP");
+    assert!(rack_retransmits < newreno_retransmits, "retransmissions: PRR with RACK-TLP {rack_retransmits}, NewReno {newreno_retransmits}");
 }

@@ -28,8 +28,8 @@ pub struct TcpProfile {
 /// packet-counted one-way TCP models.
 pub static LINUX: TcpProfile = TcpProfile {
     name: "linux",
-    summary: "a Linux-like TCP: initial window 10, PRR recovery with SACK, delayed ACKs with quick-ACK at 40 ms, an RTT sample from every ACK and Linux's RTO (min 200 ms, 1 ms ticks), a large receive window",
-    source: "Linux net/ipv4 (tcp_input.c, tcp_output.c, tcp_timer.c, include/net/tcp.h) and its sysctl defaults; RFC 6928, 6937, 7323, 6298",
+    summary: "a Linux-like TCP: initial window 10, PRR recovery with SACK and RACK-TLP, delayed ACKs with quick-ACK at 40 ms, an RTT sample from every ACK and Linux's RTO (min 200 ms, 1 ms ticks), a large receive window",
+    source: "Linux net/ipv4 (tcp_input.c, tcp_output.c, tcp_timer.c, include/net/tcp.h) and its sysctl defaults; RFC 6928, 6937, 8985, 7323, 6298",
     source_type: "tcp",
     defaults: &[
         ("initial_window", "10", "TCP_INIT_CWND = 10 (RFC 6928)"),
@@ -39,7 +39,7 @@ pub static LINUX: TcpProfile = TcpProfile {
         ("syn", "true", "the connection opens with a SYN"),
         ("limited_transmit", "true", "new data leaves while SACKed packets have left the network (tcp_packets_in_flight)"),
         ("ecn", "false", "net.ipv4.tcp_ecn = 2: ECN only when the peer asks"),
-        ("recovery", "\"prr\"", "SACK recovery with Proportional Rate Reduction (Linux 3.2 and later; RFC 6937)"),
+        ("recovery", "{ kind = \"prr\", rack = true }", "SACK recovery with Proportional Rate Reduction (Linux 3.2 and later; RFC 6937) and RACK-TLP loss detection (net.ipv4.tcp_recovery = 1, tcp_early_retrans = 3; RFC 8985)"),
         ("receiver", "{ kind = \"delayed\", sack = true, timeout = \"40ms\", quickack = 16 }", "SACK on (net.ipv4.tcp_sack = 1); delayed ACKs at TCP_ATO_MIN = 40 ms with TCP_MAX_QUICKACKS = 16 quick ACKs"),
         ("rtt_samples", "\"every_ack\"", "timestamps on (net.ipv4.tcp_timestamps = 1): an RTT sample from every ACK of new data"),
         ("rto_rule", "\"linux\"", "tcp_rtt_estimator and tcp_set_rto"),

@@ -49,6 +49,12 @@
 //!   cleared, and until the ACK passes the `recover` point of the timeout SACK blocks
 //!   are not read and no recovery starts (as `sack1`).
 //!
+//! With `rack = true` (RFC 8985, `rack.rs`): losses are marked by RACK's time rule
+//!   instead of the SACK count, recovery starts when any packet is marked lost, RACK's
+//!   reordering timer and the tail loss probe bring the retransmission timer forward
+//!   (it stands for the RTO again after), and a retransmission that is lost again is
+//!   marked and resent.
+//!
 //! Choices and what is left out:
 //! - RecoverFS is RFC 6937's snd.nxt − snd.una; Linux divides by `prior_cwnd` (cwnd
 //!   before the reduction), equal when the window was full.
@@ -317,7 +323,8 @@ impl Prr {
         }
     }
 
-    /// Enter recovery if a packet is lost, then PRR's sending for `delivered` packets.
+    /// RACK's reordering timer: enter recovery if a packet is now lost, then PRR's
+    /// sending for `delivered` packets.
     fn recover_if_lost(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, delivered: i64, now: SimTime) {
         if !self.in_recovery && self.scoreboard.next_lost().is_some() {
             self.enter_recovery(s, cc, now);
@@ -404,9 +411,14 @@ impl LossRecovery for Prr {
             }
         }
         let reorder_at = self.rack_detect(s, now);
+        // RFC 6675 §5: IsLost(HighACK + 1); RACK: any packet marked lost.
         let lost = if self.rack.is_some() { self.scoreboard.next_lost().is_some() } else { self.scoreboard.is_lost(s.last_ack + 1) };
-        if self.in_recovery || lost {
-            self.recover_if_lost(s, cc, delivered, now);
+        if !self.in_recovery && lost {
+            self.enter_recovery(s, cc, now);
+        }
+        if self.in_recovery {
+            self.proportional_window(s, delivered);
+            self.send_while_pipe_below_cwnd(s, now);
         } else if self.scoreboard.sacked_count() > 0 {
             // Disorder: SACKed packets have left the network; new data within cwnd.
             if s.params.limited_transmit {
