@@ -190,6 +190,16 @@ def _sack_and_fack_recover_without_a_timeout(res, out, doc):
                                                     flows.loc["tahoe", "goodput_bps"])
 
 
+@fact("linux_profile.toml")
+def _prr_repairs_the_burst_without_a_timeout(res, out, doc):
+    flows = res.flows.set_index("name")
+    assert (flows.loc["linux", "timeouts"], flows.loc["linux_crb", "timeouts"]) == (0, 0)
+    assert flows.loc["linux_newreno", "timeouts"] >= 1 and flows.loc["ns2", "timeouts"] >= 1
+    assert flows.loc["linux", "retransmits"] < flows.loc["linux_newreno", "retransmits"]
+    assert flows.loc["linux", "goodput_bps"] > 1.2 * max(flows.loc["linux_newreno", "goodput_bps"],
+                                                         flows.loc["ns2", "goodput_bps"])
+
+
 @fact("ecn_red.toml")
 def _red_marks_instead_of_dropping(res, out, doc):
     bottleneck = _queue(res, "r1->r2")

@@ -75,6 +75,10 @@ def test_newreno_with_delayed_acks_matches_ns3(results):
     _assert_passes(results["NEWRENO-DELACK"])
 
 
+def test_the_linux_profile_with_prr_matches_ns3_prr(results):
+    _assert_passes(results["NEWRENO-LINUX"])
+
+
 def test_newreno_without_sack_fills_the_queue_as_ns3(results):
     _assert_passes(results["NEWRENO-NOSACK"])
 

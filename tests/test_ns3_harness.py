@@ -27,14 +27,34 @@ def test_the_newreno_case_reads_into_the_ns3_network():
     assert network["duration_s"] == 30.0
     # 50p in tcpsim (49 waiting + 1 on the wire) = 48 in the disc + 1 device queue + 1 wire
     assert network["access_disc_limit"] == 48
-    assert tcp == {"segment_bytes": 1000, "initial_window": 10, "max_window": 1000,
-                   "min_rto": "200ms", "clock_granularity": "1ms", "limited_transmit": True}
+    assert tcp == {"recovery_type": "ns3::TcpClassicRecovery", "segment_bytes": 1000, "initial_window": 10,
+                   "max_window": 1000, "min_rto": "200ms", "clock_granularity": "1ms", "limited_transmit": True}
     assert receiver["sack"] is True
     defaults = harness.ns3_tcp_defaults(tcp, receiver, "ns3::TcpNewReno")
     assert defaults["ns3::TcpSocketBase::Sack"] == "true"
     assert defaults["ns3::TcpSocket::DelAckCount"] == "1"
     assert defaults["ns3::TcpSocket::RcvBufSize"] == "1000000"
     assert harness.CASES["NEWRENO"].ns3_disc_attributes == {"MaxSize": "48p"}
+
+
+def test_the_linux_case_reads_the_profiles_values_from_the_catalogue():
+    # initial_window, min_rto, clock_granularity, limited_transmit are not written in the
+    # case file: they come from profile = "linux", as the scenario reader gives them.
+    text = harness.CASES["NEWRENO-LINUX"].toml.read_text()
+    assert "initial_window" not in text and "min_rto" not in text
+    network, tcp, receiver = harness.ns3_network(harness.CASES["NEWRENO-LINUX"].toml, 5.0)
+    assert tcp["recovery_type"] == "ns3::TcpPrrRecovery"
+    assert (tcp["initial_window"], tcp["min_rto"], tcp["clock_granularity"]) == (10, "200ms", "1ms")
+    defaults = harness.ns3_tcp_defaults(tcp, receiver, "ns3::TcpNewReno")
+    assert defaults["ns3::TcpL4Protocol::RecoveryType"] == "ns3::TcpPrrRecovery"
+    assert defaults["ns3::TcpSocket::DelAckCount"] == "2"
+
+
+def test_rack_is_refused_for_ns3(tmp_path):
+    bad = tmp_path / "rack.toml"
+    bad.write_text(harness.CASES["NEWRENO-LINUX"].toml.read_text().replace('recovery = "prr"', 'recovery = { kind = "prr", rack = true }'))
+    with pytest.raises(harness.HarnessError, match="no RACK-TLP"):
+        harness.ns3_network(bad, 5.0)
 
 
 def test_without_sack_ns3_gets_sack_off():

@@ -624,6 +624,16 @@ def test_a_model_named_in_the_base_takes_parameters(small_scenario):
     assert _toml_of(sw, 1)["flow"][0]["receiver"] == {"kind": "delayed", "timeout": "200ms"}
 
 
+def test_a_profile_flows_models_take_parameters_and_keep_the_profiles_values(small_scenario):
+    # profile = "linux" gives the flow a delayed SACK receiver (tcp/profile.rs): a grid key
+    # of its parameters applies, and the table written for the run keeps the profile's
+    # other values (sack = true, which its PRR recovery needs).
+    base = small_scenario.replace('recovery = "reno"', 'profile = "linux"', 1)
+    sw = Sweep(base, grid={"flow[0].receiver.timeout": ["40ms", "200ms"]})
+    receiver = _toml_of(sw, 1)["flow"][0]["receiver"]
+    assert receiver["kind"] == "delayed" and receiver["sack"] is True and receiver["timeout"] == "200ms"
+
+
 def test_a_vegas_flows_recovery_is_vegas_when_it_names_none(small_scenario):
     # The second flow names cc = "vegas" and no recovery: the core gives it Vegas' own
     # recovery (the window control's relations.default_recovery), so Vegas' recovery
@@ -644,10 +654,13 @@ def test_relations_come_from_the_core():
     assert models.get("cc", "vegas").relations.default_recovery == "vegas"
     assert models.get("cc", "fast").relations.default_recovery == "sack1"
     assert models.get("cc", "reno").relations.default_recovery is None
-    assert [m.name for m in models.models("recovery") if m.relations.reads_sack] == ["sack1", "fack"]
+    assert [m.name for m in models.models("recovery") if m.relations.reads_sack] == ["sack1", "fack", "prr"]
     assert models.get("agent", "tcp").relations.selects == ("cc", "recovery", "receiver")
     assert models.default_in(models.family("recovery"), {"cc": {"kind": "quick_vegas"}}) == "vegas"
     assert models.default_in(models.family("recovery"), {}) == "newreno"
+    # a flow's TCP profile comes first (tcp/profile.rs, read through the registry)
+    assert models.default_in(models.family("recovery"), {"profile": "linux"}) == "prr"
+    assert models.default_in(models.family("receiver"), {"profile": "linux"}) == "delayed"
     # tcpsim models and the docs' tables say them in the core's words.
     from tcpsim.models_cli import format_model
 

@@ -8,6 +8,7 @@ it is left alone:
   as ``tcpsim models`` names them), the table the core writes (``model::markdown_table``);
 - ``<!-- registry:keys/tcp_flow -->`` (also ``keys/link``, ``keys/flow``): the scenario
   keys that select a model in that table, with the registered models and the default;
+- ``<!-- registry:profile/linux -->``: the defaults a TCP profile gives a flow's keys;
 - ``<!-- registry:index -->``: every registered model by family, linked to its page.
 
 Usage (from the repository root)::
@@ -61,9 +62,14 @@ def render(block_id: str, page: Path, docs: Path) -> str:
         return markdown_index(reg.models(), model_pages(docs, relative_to=page.parent))
     if block_id.startswith("keys/"):
         return keys_table(block_id[len("keys/"):])
+    if block_id.startswith("profile/"):
+        profile = reg.find_profile(block_id[len("profile/"):])
+        if profile is None:
+            raise DocError(f"'{block_id}' names no TCP profile (profiles: {', '.join(p.name for p in reg.profiles())})")
+        return profile.markdown_table()
     family_id, _, name = block_id.partition("/")
     if not name or not reg.is_family(family_id):
-        raise DocError(f"'{block_id}' is not FAMILY/NAME, keys/SCOPE or index")
+        raise DocError(f"'{block_id}' is not FAMILY/NAME, keys/SCOPE, profile/NAME or index")
     spec = reg.find(family_id, name)
     if spec is None:
         raise DocError(f"'{block_id}' names no registered model: {reg.unknown_model_message(name, reg.family(family_id))}")
@@ -110,7 +116,7 @@ def model_pages(docs: Path, relative_to: Optional[Path] = None) -> Dict[str, str
     for page in pages(docs / MODELS_DIR):
         for m in START.finditer(page.read_text(encoding="utf-8")):
             ref = m.group("id")
-            if "/" in ref and not ref.startswith("keys/") and ref not in out:
+            if "/" in ref and not ref.startswith(("keys/", "profile/")) and ref not in out:
                 target = page.resolve()
                 base = (relative_to or docs).resolve()
                 out[ref] = _relative(target, base)

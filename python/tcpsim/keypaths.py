@@ -230,12 +230,16 @@ def _containers(doc: Any, steps: List[_Step]) -> List[Dict[str, Any]]:
 
 def _model_in(table: Dict[str, Any], key: str, family: Any) -> Any:
     """The model `key` of `table` selects: its value, the forward twin's for a missing
-    ``*_reverse`` link key, else the model the core gives a table that names none (the
-    family default, or a window control's own recovery: `models.default_in`)."""
+    ``*_reverse`` link key, the value of the flow's TCP profile, else the model the core
+    gives a table that names none (the family default, or a window control's own
+    recovery: `models.default_in`)."""
     from . import models as reg
 
     if key in table:
         return table[key]
+    from_profile = reg.profile_value(table, key)
+    if from_profile is not None:
+        return from_profile
     if key.endswith("_reverse") and key[: -len("_reverse")] in table:
         return table[key[: -len("_reverse")]]
     return reg.default_in(family, table)

@@ -546,13 +546,61 @@ def default_in(fam: Family, table: Mapping[str, Any]) -> Optional[str]:
     """The model a scenario table that names none of family `fam` gets, given what else
     it names: for a loss recovery, the window control's own pairing (its
     ``relations.default_recovery``: Vegas' recovery for a Vegas flow, Sack1 for FAST),
-    else the family's default (None: no model). As the core's scenario reader decides."""
+    else the family's default (None: no model); a flow's TCP profile (``profile = ...``)
+    comes first. As the core's scenario reader decides."""
+    from_profile = profile_value(table, fam.key)
+    if from_profile is not None:
+        return _name_of(from_profile)
     if fam.key == "recovery":
         cc_family = family("cc")
         cc = find(cc_family.id, _name_of(table.get(cc_family.key, cc_family.default)) or "")
         if cc is not None and cc.relations.default_recovery:
             return cc.relations.default_recovery
     return fam.default
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A TCP profile (``profile = "linux"`` in a TCP ``[[flow]]``): defaults for the flow's
+    keys, as the core declares them (``tcp/profile.rs``)."""
+    name: str
+    summary: str
+    source: str
+    #: The flow ``type`` it applies to.
+    type: str
+    #: (flow key, value as scenario text, why) for each key the profile sets.
+    defaults: Tuple[Tuple[str, str, str], ...]
+
+    def markdown_table(self) -> str:
+        rows = ["| key | value | why |", "|---|---|---|"]
+        for key, value, why in self.defaults:
+            rows.append(f"| `{key}` | `{value}` | {why.replace('|', chr(92) + '|')} |")
+        return "\n".join(rows) + "\n"
+
+
+@functools.lru_cache(maxsize=None)
+def profiles() -> Tuple[Profile, ...]:
+    """Every TCP profile, in the core's order."""
+    return tuple(
+        Profile(p["name"], p["summary"], p["source"], p["type"],
+                tuple((d["key"], d["value_toml"], d["why"]) for d in p["defaults"]))
+        for p in registry_json().get("profiles", ())
+    )
+
+
+def find_profile(name: str) -> Optional[Profile]:
+    """The TCP profile called `name`, if any."""
+    return next((p for p in profiles() if p.name == name), None)
+
+
+def profile_value(table: Mapping[str, Any], key: str) -> Any:
+    """The value the TCP profile a flow table names (``profile = "linux"``) gives `key`
+    when the table does not write it, as a Python value; None when there is none."""
+    if key in table or not isinstance(table.get("profile"), str):
+        return None
+    profile = find_profile(table["profile"])
+    text = next((value for k, value, _ in profile.defaults if k == key), None) if profile else None
+    return None if text is None else _toml_literal(text)
 
 
 #: Keys of every ``[[flow]]`` that are not parameters of its agent, as the core's scenario

@@ -56,6 +56,10 @@ def add_cli(sub) -> argparse.ArgumentParser:
 
 
 def cli_main(args) -> int:
+    profile = reg.find_profile(args.words[0]) if len(args.words) == 1 and not reg.lookup(args.words[0]) else None
+    if profile is not None and not (args.json or args.example):
+        print(profile.markdown_table() if args.markdown else format_profile(profile), end="")
+        return 0
     try:
         describe, specs = _select(args.words)
     except reg.UnknownModelError as e:
@@ -145,8 +149,25 @@ def format_list(specs: Sequence[reg.ModelSpec]) -> str:
             mark = " (default)" if fam.default == s.name else ""
             out.append(f"  {s.name.ljust(width)}  {s.summary}{mark}")
         out.append("")
+    if len(specs) == len(reg.models()) and reg.profiles():
+        out.append('TCP profiles (profile = "..." in a TCP [[flow]]: defaults for the keys the flow does not write)')
+        width = max(len(p.name) for p in reg.profiles())
+        for p in reg.profiles():
+            out.append(f"  {p.name.ljust(width)}  {p.summary}")
+        out.append("")
     out.append("`tcpsim models NAME` describes one (`tcpsim models FAMILY NAME` for a name two families share).")
     return "\n".join(out)
+
+
+def format_profile(p: reg.Profile) -> str:
+    """A TCP profile in words: what it is and the value it gives each key."""
+    out = [f"{p.name}: TCP profile ({p.summary})", f"source: {p.source}",
+           f'used as: profile = "{p.name}" in a type = "{p.type}" [[flow]]; keys the flow writes win', "", "defaults:"]
+    width = max(len(k) for k, _, _ in p.defaults)
+    for key, value, why in p.defaults:
+        out.append(f"  {key.ljust(width)} = {value}")
+        out.append(f"  {' ' * width}   ({why})")
+    return "\n".join(out) + "\n"
 
 
 def format_models(specs: Sequence[reg.ModelSpec], word: str) -> str:

@@ -45,6 +45,8 @@ NEWRENO  four Reno-window flows with SACK (propagation RTTs 24-72 ms) over a 10 
          TcpClassicRecovery over FifoQueueDisc; tcpsim reno + sack1 over droptail.
 NEWRENO-DELACK  NEWRENO with delayed ACKs (ns-3's default: every second segment, 200 ms;
          tcpsim's delayed receiver with a 200 ms timer).
+NEWRENO-LINUX  the Linux profile (profile = "linux", Reno window, PRR without RACK-TLP,
+         delayed ACKs with a 200 ms timer) against ns-3 TcpNewReno with TcpPrrRecovery.
 NEWRENO-NOSACK  the same without SACK (tcpsim newreno recovery): compared, only the
          queue's arrivals and p95 wait checked (ns-3's recovery differs, see README).
 CODEL, FQ-CODEL, PIE  the same flows over CoDelQueueDisc, FqCoDelQueueDisc,
@@ -173,6 +175,38 @@ def aqm_disc_limit(limit_packets: int) -> int:
     return limit_packets - 1
 
 
+# A tcpsim loss recovery -> (ns-3 RecoveryType, SACK on). ns-3 3.44 has no RACK-TLP.
+NS3_RECOVERIES = {
+    "newreno": ("ns3::TcpClassicRecovery", False),
+    "sack1": ("ns3::TcpClassicRecovery", True),
+    "prr": ("ns3::TcpPrrRecovery", True),
+}
+
+
+def tcp_profiles() -> dict[str, list[dict]]:
+    """The TCP profiles of the catalogue (``python -m tcpsim models --json``): name ->
+    its defaults (key, value_toml)."""
+    proc = subprocess.run([sys.executable, "-m", "tcpsim", "models", "--json"],
+                          capture_output=True, text=True, cwd=REPO)
+    if proc.returncode != 0:
+        raise HarnessError(f"`python -m tcpsim models --json` failed:\n{proc.stderr[-2000:]}")
+    return {p["name"]: p["defaults"] for p in json.loads(proc.stdout).get("profiles", [])}
+
+
+def with_profile(flow: dict, where: str) -> dict:
+    """A [[flow]] table with its TCP profile's values for the keys it does not write, as
+    the scenario reader gives them (the profile is read from the catalogue, not retyped)."""
+    if "profile" not in flow:
+        return flow
+    defaults = tcp_profiles().get(flow["profile"])
+    if defaults is None:
+        raise HarnessError(f"{where} profile: unknown TCP profile {flow['profile']!r}")
+    out = dict(flow)
+    for d in defaults:
+        out.setdefault(d["key"], tomllib.loads(f"v = {d['value_toml']}")["v"])
+    return out
+
+
 def ns3_network(toml: Path, measure_from_s: float) -> tuple[dict, dict, dict]:
     """(network, tcp, receiver) of a case file, in the units ns3_run.py takes."""
     doc = tomllib.loads(toml.read_text())
@@ -184,8 +218,8 @@ def ns3_network(toml: Path, measure_from_s: float) -> tuple[dict, dict, dict]:
     flows = _need(doc, "flow", where, "one [[flow]] table of count = pairs")
     if len(flows) != 1:
         raise HarnessError(f"{where}: expected one [[flow]] table (with count), found {len(flows)}")
-    flow = flows[0]
     fw = f"{where} [[flow]]"
+    flow = with_profile(flows[0], fw)
     pairs = int(_need(bell, "pairs", f"{where} [dumbbell]", "the number of flows"))
     if int(_need(flow, "count", fw, "one flow per pair")) != pairs:
         raise HarnessError(f"{fw}: count must equal [dumbbell] pairs ({pairs})")
@@ -223,10 +257,18 @@ def ns3_network(toml: Path, measure_from_s: float) -> tuple[dict, dict, dict]:
         raise HarnessError(f"{fw} receiver: expected every_packet or delayed")
     receiver["sack"] = bool(receiver.get("sack", False))
     recovery = _need(flow, "recovery", fw, "ns-3 recovery with or without SACK")
-    if (recovery == "sack1") != receiver["sack"]:
-        raise HarnessError(f"{fw}: recovery {recovery!r} with receiver sack = {receiver['sack']}: "
-                           "the ns-3 side pairs newreno with SACK off and sack1 with SACK on")
+    recovery = {"kind": recovery} if isinstance(recovery, str) else dict(recovery)
+    if recovery["kind"] not in NS3_RECOVERIES or recovery.get("rack", False):
+        raise HarnessError(f"{fw} recovery: expected one of {', '.join(NS3_RECOVERIES)} (without rack: "
+                           "ns-3 3.44 has no RACK-TLP)")
+    recovery_type, sack = NS3_RECOVERIES[recovery["kind"]]
+    if sack != receiver["sack"]:
+        raise HarnessError(f"{fw}: recovery {recovery['kind']!r} with receiver sack = {receiver['sack']}: "
+                           "the ns-3 side pairs newreno with SACK off, sack1 and prr with SACK on")
+    if recovery.get("bound", "ssrb") != "ssrb":
+        raise HarnessError(f"{fw} recovery: ns-3's TcpPrrRecovery is set up with its default bound (SSRB)")
     tcp = {
+        "recovery_type": recovery_type,
         "segment_bytes": payload,
         "initial_window": int(_need(flow, "initial_window", fw, "ns-3 InitialCwnd")),
         "max_window": int(_need(flow, "max_window", fw, "ns-3 RcvBufSize")),
@@ -246,8 +288,8 @@ def ns3_tcp_defaults(tcp: dict, receiver: dict, socket_type: str) -> dict[str, s
     delayed = receiver["kind"] == "delayed"
     return {
         "ns3::TcpL4Protocol::SocketType": socket_type,
-        # RFC 6582 NewReno recovery, not ns-3's default PRR (RFC 6937)
-        "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery",
+        # the case's recovery: RFC 6582 / RFC 6675 classic, or PRR (RFC 6937, ns-3's default)
+        "ns3::TcpL4Protocol::RecoveryType": tcp["recovery_type"],
         "ns3::TcpSocket::SegmentSize": str(tcp["segment_bytes"]),
         "ns3::TcpSocket::InitialCwnd": str(tcp["initial_window"]),
         "ns3::TcpSocket::SndBufSize": str(buffer_bytes),
@@ -496,6 +538,18 @@ CASES: dict[str, Case] = {
          Tolerance("bottleneck_arrivals", "rel", 0.02)),
         why="goodput, drops and the mean wait are compared but not checked: ns-3's recovery "
             "without SACK loses far more (README, case NEWRENO-NOSACK)",
+    ),
+    "NEWRENO-LINUX": Case(
+        "NEWRENO-LINUX", HERE / "case_newreno_linux.toml", "ns3::TcpNewReno",
+        "ns3::FifoQueueDisc", _fifo_attributes(HERE / "case_newreno_linux.toml"),
+        (Tolerance("goodput_bps", "rel", 0.02),
+         Tolerance("flow_goodput_bps", "rel", 0.25),
+         Tolerance("wait_mean_s", "rel", 0.10),
+         Tolerance("wait_p95_s", "rel", 0.03),
+         Tolerance("bottleneck_arrivals", "rel", 0.02),
+         Tolerance("bottleneck_drops", "rel", 0.25),
+         Tolerance("fast_retransmits", "rel", 0.30),
+         Tolerance("timeouts", "abs", 5)),
     ),
     "CODEL": Case("CODEL", HERE / "case_codel.toml", "ns3::TcpNewReno", "ns3::CoDelQueueDisc",
                   _aqm_attributes(HERE / "case_codel.toml"), _CODEL_TOLERANCES),

@@ -32,6 +32,7 @@ pub static RECOVERIES: &[&RecoveryModel] = &[
     &recovery::newreno::MODEL,
     &recovery::sack1::MODEL,
     &recovery::fack::MODEL,
+    &recovery::prr::MODEL,
     &recovery::vegas::MODEL,
 ];
 
@@ -156,7 +157,8 @@ pub fn default_tcp_sender(params: impl Into<std::sync::Arc<crate::tcp::TcpParams
 
 /// The catalogue as JSON (for `tcpsim models` and the Python front end): `families` (id,
 /// scenario key, title, scope, default model) in [`Family::ALL`] order, then `models` in
-/// [`specs`] order, each with its parameters and relations.
+/// [`specs`] order, each with its parameters and relations, then the TCP `profiles`
+/// (`tcp/profile.rs`: name, summary, source, source type and their defaults).
 pub fn to_json() -> serde_json::Value {
     let models: Vec<serde_json::Value> = specs()
         .map(|m| {
@@ -204,7 +206,15 @@ pub fn to_json() -> serde_json::Value {
             })
         })
         .collect();
-    serde_json::json!({ "families": families, "models": models })
+    let profiles: Vec<serde_json::Value> = crate::tcp::profile::PROFILES
+        .iter()
+        .map(|p| {
+            let defaults: Vec<serde_json::Value> =
+                p.defaults.iter().map(|&(key, value, why)| serde_json::json!({ "key": key, "value_toml": value, "why": why })).collect();
+            serde_json::json!({ "name": p.name, "summary": p.summary, "source": p.source, "type": p.source_type, "defaults": defaults })
+        })
+        .collect();
+    serde_json::json!({ "families": families, "models": models, "profiles": profiles })
 }
 
 #[cfg(test)]
@@ -290,7 +300,7 @@ mod tests {
         }
         assert_eq!(recovery_of("fast"), "sack1");
         let reads_sack: Vec<&str> = specs().filter(|m| m.relations.reads_sack).map(|m| m.name).collect();
-        assert_eq!(reads_sack, ["sack1", "fack"]);
+        assert_eq!(reads_sack, ["sack1", "fack", "prr"]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! From TOML text to a validated [`Scenario`]: sections, generators, flows, monitors.
 
 use super::model_reader;
-use super::reader::{quote, Section, Source};
+use super::reader::{closest, quote, quote_list, Section, Source};
 use super::{
     FlowSource, FlowSpec, LinkChange, LinkEvent, LinkModels, LinkQueue, LinkSpec, MonitorSpec, RoutingMode, Scenario, ScenarioError,
     Selection, TraceSpec,
@@ -14,6 +14,7 @@ use crate::net::error::LinkErrorModel;
 use crate::queue::QueueModel;
 use crate::tcp::cc::CcModel;
 use crate::tcp::receiver::ReceiverModel;
+use crate::tcp::profile;
 use crate::tcp::recovery::RecoveryModel;
 use crate::units::{self, parse_rate, parse_time, StartTime};
 use std::collections::{HashMap, HashSet};
@@ -40,7 +41,7 @@ const CHAIN_KEYS: &[&str] = &["routers", "rate", "delay", "queue", "queue_revers
 const MONITOR_KEYS: &[&str] = &["interval", "flows", "queues", "groups"];
 /// Keys of a flow that are not parameters of its source (Python reads them through
 /// `tcpsim._core.models_json`, never retyped).
-pub const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "group", "start", "start_jitter", "start_spacing", "stop"];
+pub const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "from", "to", "type", "group", "start", "start_jitter", "start_spacing", "stop", "profile"];
 
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     let src = Source::new(file, text);
@@ -97,8 +98,10 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     for link in root.tables("link")? {
         b.explicit_link(&link)?;
     }
-    for (i, flow) in root.tables("flow")?.iter().enumerate() {
-        b.flows(flow, i)?;
+    let profiles = profile_tables();
+    for (i, flow) in root.tables("flow")?.into_iter().enumerate() {
+        let flow = with_profile(flow, &profiles)?;
+        b.flows(&flow, i)?;
     }
     if b.scenario.flows.is_empty() {
         return Err(src.error(None, "flow", "no flows: expected at least one [[flow]] table"));
@@ -128,6 +131,40 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     b.scenario.events.sort_by_key(|e| e.at);
     root.finish()?;
     Ok(b.scenario)
+}
+
+/// Every TCP profile's defaults as a table of scenario values (`tcp/profile.rs`).
+fn profile_tables() -> Vec<toml_edit::Table> {
+    profile::PROFILES
+        .iter()
+        .map(|p| {
+            let mut t = toml_edit::Table::new();
+            for &(key, text, _) in p.defaults {
+                let value: toml_edit::Value = text.parse().unwrap_or_else(|e| panic!("profile {}: {key} = {text} is not TOML: {e}", p.name));
+                t.insert(key, toml_edit::Item::Value(value));
+            }
+            t
+        })
+        .collect()
+}
+
+/// A flow that names a TCP profile (`profile = "linux"`) reads the profile's value of
+/// every key it does not write; the flow's own keys win.
+fn with_profile<'a>(flow: Section<'a>, tables: &'a [toml_edit::Table]) -> Result<Section<'a>, ScenarioError> {
+    let Some(name) = flow.string("profile")? else { return Ok(flow) };
+    let names = profile::names();
+    let Some(i) = profile::PROFILES.iter().position(|p| p.name == name.value) else {
+        let hint = match closest(&name.value, &names) {
+            Some(n) => format!("; did you mean '{n}'? Expected"),
+            None => "; expected".to_string(),
+        };
+        return Err(flow.error("profile", format!("unknown TCP profile {}{hint} one of {}", quote(&name.value), quote_list(&names))));
+    };
+    let p = profile::PROFILES[i];
+    if let Some(kind) = flow.string("type")?.filter(|k| k.value != p.source_type) {
+        return Err(flow.error("profile", format!("profile {} applies to type = \"{}\" flows; this flow has type = \"{}\"", quote(p.name), p.source_type, kind.value)));
+    }
+    Ok(flow.with_defaults(&tables[i]))
 }
 
 /// A `[[flow]]` text with the flow's index i written in: `{i}` becomes i, `{i+K}` i + K (a

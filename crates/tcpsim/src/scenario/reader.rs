@@ -46,6 +46,9 @@ pub struct Section<'a> {
     /// Line where the table starts.
     pub line: Option<usize>,
     asked: RefCell<Vec<String>>,
+    /// Values for the keys the table does not have (a flow's TCP profile); they are
+    /// read as if written, but never reported as unknown keys.
+    defaults: Option<&'a dyn TableLike>,
 }
 
 /// A value read from the file, with where it was.
@@ -57,7 +60,17 @@ pub struct Located<T> {
 
 impl<'a> Section<'a> {
     pub fn new(src: &'a Source<'a>, table: &'a dyn TableLike, path: String, line: Option<usize>) -> Self {
-        Section { src, table, path, line, asked: RefCell::new(Vec::new()) }
+        Section { src, table, path, line, asked: RefCell::new(Vec::new()), defaults: None }
+    }
+
+    /// The same table, with `defaults` for the keys it does not have.
+    pub fn with_defaults(self, defaults: &'a dyn TableLike) -> Self {
+        Section { defaults: Some(defaults), ..self }
+    }
+
+    /// The item of `key`: the table's own, else the defaults'.
+    fn get(&self, key: &str) -> Option<&'a Item> {
+        self.table.get(key).or_else(|| self.defaults.and_then(|d| d.get(key)))
     }
 
     pub fn key_path(&self, key: &str) -> String {
@@ -89,7 +102,7 @@ impl<'a> Section<'a> {
 
     pub fn has(&self, key: &str) -> bool {
         self.asked.borrow_mut().push(key.to_string());
-        self.table.get(key).is_some()
+        self.get(key).is_some()
     }
 
     /// Rejects, before anything else is read, any key not in `allowed`, so that a typo is
@@ -109,7 +122,7 @@ impl<'a> Section<'a> {
 
     /// Whether `key` holds a table (`[a.b]` or `b = { ... }`), without accepting it.
     pub fn is_table(&self, key: &str) -> bool {
-        matches!(self.table.get(key), Some(Item::Table(_)) | Some(Item::Value(Value::InlineTable(_))))
+        matches!(self.get(key), Some(Item::Table(_)) | Some(Item::Value(Value::InlineTable(_))))
     }
 
     /// A list of [start, end] pairs of strings (time windows), parsed by `parse`.
@@ -133,12 +146,12 @@ impl<'a> Section<'a> {
 
     /// Whether `key` is present, without accepting it (for "applies to X only" checks).
     pub fn present(&self, key: &str) -> bool {
-        self.table.get(key).is_some()
+        self.get(key).is_some()
     }
 
     fn item(&self, key: &str) -> Option<&'a Item> {
         self.asked.borrow_mut().push(key.to_string());
-        self.table.get(key)
+        self.get(key)
     }
 
     fn value(&self, key: &str, expected: &str) -> Result<Option<&'a Value>, ScenarioError> {

@@ -12,6 +12,7 @@ pub mod response;
 pub mod rtt;
 pub mod sender;
 pub mod params;
+pub mod profile;
 pub mod state;
 
 pub use ack::AckInfo;

@@ -28,7 +28,9 @@ pub static SPEC: ModelSpec = ModelSpec {
         Param::new("min_rto", T::Time, "s", V::Time(200 * PS_PER_MS), "minimum retransmission timeout (ns-2 minrto_)", NS2),
         Param::new("max_rto", T::Time, "s", V::Time(60 * PS_PER_S), "maximum retransmission timeout (ns-2 maxrto_)", NS2),
         Param::new("initial_rto", T::Time, "s", V::Time(3 * PS_PER_S), "retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)", NS2),
-        Param::new("clock_granularity", T::Time, "s", V::Time(10 * PS_PER_MS), "tick of RTT samples and RTO (ns-2 tcpTick_)", NS2),
+        Param::new("clock_granularity", T::Time, "s", V::Time(10 * PS_PER_MS), "tick of RTT samples and RTO (ns-2 tcpTick_; with rto_rule = \"linux\" the RTO is rounded up to it, Linux's jiffy)", NS2),
+        Param::new("rtt_samples", T::Choice(&["one_per_rtt", "every_ack"]), "", V::Choice("one_per_rtt"), "which ACKs give the RTO estimator a sample: \"one_per_rtt\" times one packet at a time with Karn's rule (ns-2 rtt_active_); \"every_ack\" takes one from the timestamp echo of every ACK of new data (RFC 7323 §4; Linux with timestamps)", NS2),
+        Param::new("rto_rule", T::Choice(&["ns2", "linux"]), "", V::Choice("ns2"), "RTO estimator: \"ns2\" (Jacobson/Karels in ticks, RTO = max(srtt + 4·rttvar, min_rto)·backoff) or \"linux\" (tcp_rtt_estimator in µs: RTO = srtt + max(4·deviation over the last window, min_rto), rounded up to clock_granularity)", "ns-2.35 rtt_update; Linux tcp_rtt_estimator, tcp_set_rto"),
         Param::new("packets", T::Integer, "packets", V::Unset, "packets to transfer; unset = unlimited (ns-2 FTP start)", "ns-2.35 Application/FTP").range(1.0, 4.6e18),
         Param::new("syn", T::Bool, "", V::Bool(true), "open with a SYN as packet 0 (a header alone unless full_size_syn) and start data with initial_window once it is ACKed (ns-2 syn_ and delay_growth_)", NS2),
         Param::new("full_size_syn", T::Bool, "", V::Bool(false), "the SYN is a full-size packet (packet_size + header_size) instead of a header alone, as ns-2's Agent/TCP/Vegas sends it (VegasTcpAgent::output never shrinks packet 0)", "ns-2.35 TcpAgent::output / VegasTcpAgent::output"),
@@ -57,6 +59,17 @@ fn check(c: &ModelConfig) -> Result<(), ParamError> {
     Ok(())
 }
 
+pub use super::rtt::RtoRule;
+
+/// Which ACKs give the RTO estimator a sample (`rtt_samples`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RttSamples {
+    /// One timed packet at a time, Karn's rule (ns-2).
+    OnePerRtt,
+    /// Every ACK of new data, from its timestamp echo (RFC 7323 §4, Linux).
+    EveryAck,
+}
+
 /// Which RTT the sender writes into its data packets (`rtt_hint`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RttHint {
@@ -81,6 +94,8 @@ pub struct TcpParams {
     pub max_rto: Dur,
     pub initial_rto: Dur,
     pub clock_granularity: Dur,
+    pub rtt_samples: RttSamples,
+    pub rto_rule: RtoRule,
     pub packets: Option<u64>,
     pub syn: bool,
     pub full_size_syn: bool,
@@ -119,6 +134,8 @@ impl TcpParams {
             max_rto: agent.time("max_rto"),
             initial_rto: agent.time("initial_rto"),
             clock_granularity: agent.time("clock_granularity"),
+            rtt_samples: if agent.choice("rtt_samples") == "every_ack" { RttSamples::EveryAck } else { RttSamples::OnePerRtt },
+            rto_rule: if agent.choice("rto_rule") == "linux" { RtoRule::Linux } else { RtoRule::Ns2 },
             packets: agent.opt_integer("packets").map(|n| n as u64),
             syn: agent.boolean("syn"),
             full_size_syn: agent.boolean("full_size_syn"),

@@ -71,6 +71,7 @@ impl TcpSender {
             self.state.respond_to_ecn_echo(&mut *self.cc, info.ack, now);
         }
         let s = &mut self.state;
+        s.ack_ts_echo = info.ts_echo;
         let duplicate = info.ack == s.last_ack;
         let ack_rtt_s = ack_rtt(info, now);
         if let Some(rtt) = ack_rtt_s {

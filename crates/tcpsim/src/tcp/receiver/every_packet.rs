@@ -21,7 +21,7 @@ pub static MODEL: ReceiverModel = ReceiverModel { spec: &SPEC, build: |_| Box::n
 pub struct EveryPacket;
 
 impl AckPolicy for EveryPacket {
-    fn on_data(&self, r: &mut TcpReceiver, data: DataArrival) -> AckAction {
+    fn on_data(&mut self, r: &mut TcpReceiver, data: DataArrival) -> AckAction {
         AckAction::SendNow(r.ack(&data, Some(data.seq)))
     }
 }

@@ -67,8 +67,9 @@ pub fn sack_blocks(c: &ModelConfig) -> usize {
 /// recorded the packet (its ACK number and out-of-order set are up to date) when the
 /// policy is asked.
 pub trait AckPolicy: std::fmt::Debug {
-    /// A data packet arrived: ACK now (`r.ack(...)`) or hold the ACK.
-    fn on_data(&self, r: &mut TcpReceiver, data: DataArrival) -> AckAction;
+    /// A data packet arrived: ACK now (`r.ack(...)`) or hold the ACK. A policy may keep
+    /// state of its own (the delayed receiver's quick-ACK credit).
+    fn on_data(&mut self, r: &mut TcpReceiver, data: DataArrival) -> AckAction;
 }
 
 /// A receiver model as the catalogue lists it: its spec and the constructor of its ACK
@@ -134,6 +135,9 @@ pub struct TcpReceiver {
     out_of_order: BTreeSet<i64>,
     /// Highest packet seen (ns-2 `maxseen_`).
     max_seen: i64,
+    /// The last packet had arrived before (at or below the cumulative ACK, or already
+    /// held above a hole).
+    last_was_duplicate: bool,
     /// ECN echo state (ns-2 `ecn_unacked_`).
     ecn_unacked: bool,
     /// The packet whose ACK is delayed, if any.
@@ -163,6 +167,7 @@ impl TcpReceiver {
             next_expected: 0,
             out_of_order: BTreeSet::new(),
             max_seen: -1,
+            last_was_duplicate: false,
             ecn_unacked: false,
             held: None,
             sack_history: None,
@@ -188,6 +193,11 @@ impl TcpReceiver {
         self.max_seen
     }
 
+    /// The packet just recorded had arrived before (a spurious retransmission).
+    pub fn last_was_duplicate(&self) -> bool {
+        self.last_was_duplicate
+    }
+
     /// A delayed ACK is pending.
     pub fn timer_pending(&self) -> bool {
         self.held.is_some()
@@ -204,12 +214,14 @@ impl TcpReceiver {
         self.packets_received += 1;
         self.max_seen = self.max_seen.max(seq);
         if seq < self.next_expected {
+            self.last_was_duplicate = true;
             return 0;
         }
         if seq > self.next_expected {
-            self.out_of_order.insert(seq);
+            self.last_was_duplicate = !self.out_of_order.insert(seq);
             return 0;
         }
+        self.last_was_duplicate = false;
         let before = self.next_expected;
         self.next_expected += 1;
         while self.out_of_order.remove(&self.next_expected) {
@@ -227,7 +239,7 @@ impl TcpReceiver {
             self.ts_to_echo = data.sent_at;
         }
         let delivered = self.record(data.seq);
-        let policy = self.policy.take().expect("the policy is back after each packet");
+        let mut policy = self.policy.take().expect("the policy is back after each packet");
         let action = policy.on_data(self, data);
         self.policy = Some(policy);
         (delivered, action)
@@ -405,7 +417,7 @@ mod tests {
 
     #[test]
     fn delayed_ack_acks_every_second_in_order_packet() {
-        let mut r = TcpReceiver::new(Box::new(delayed::Delayed { timeout: 100 * PS_PER_MS }), 0);
+        let mut r = TcpReceiver::new(Box::new(delayed::Delayed::new(100 * PS_PER_MS, 0)), 0);
         assert_eq!(sent(&mut r, 0).1, Some(0)); // the SYN is ACKed at once
         assert_eq!(sent(&mut r, 1).1, None);
         assert_eq!(sent(&mut r, 2).1, Some(2));
@@ -417,7 +429,7 @@ mod tests {
 
     #[test]
     fn delayed_ack_sends_at_once_for_out_of_order_and_hole_filling_packets() {
-        let mut r = TcpReceiver::new(Box::new(delayed::Delayed { timeout: 100 * PS_PER_MS }), 0);
+        let mut r = TcpReceiver::new(Box::new(delayed::Delayed::new(100 * PS_PER_MS, 0)), 0);
         sent(&mut r, 0);
         assert_eq!(sent(&mut r, 1).1, None);
         assert_eq!(sent(&mut r, 3).1, Some(1)); // above a hole: immediate dup ACK
@@ -536,7 +548,7 @@ mod tests {
 
     #[test]
     fn delayed_ack_receiver_sacks_out_of_order_packets_at_once() {
-        let mut r = TcpReceiver::new(Box::new(delayed::Delayed { timeout: 100 * PS_PER_MS }), 3);
+        let mut r = TcpReceiver::new(Box::new(delayed::Delayed::new(100 * PS_PER_MS, 0)), 3);
         sent(&mut r, 0);
         assert_eq!(sent(&mut r, 1).1, None);
         match r.on_data(data(3)).1 {

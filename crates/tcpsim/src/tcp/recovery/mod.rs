@@ -8,6 +8,8 @@
 
 pub mod fack;
 pub mod newreno;
+pub mod prr;
+pub mod rack;
 pub mod reno;
 pub mod sack1;
 pub mod scoreboard;

@@ -175,6 +175,53 @@ impl Scoreboard {
         outstanding - self.sacked - self.lost + self.retransmitted
     }
 
+    /// RFC 6675 `IsLost` for every hole, packet-counted: a packet not SACKed with at
+    /// least `threshold` SACKed packets above it is marked lost (RFC 6675 §4: DupThresh
+    /// discontiguous SACKed segments, or more than (DupThresh − 1)·SMSS bytes, above it;
+    /// with whole packets both read "`threshold` SACKed packets"). Walks the flight once
+    /// from the highest marked packet down; returns how many packets became lost.
+    pub fn mark_lost_by_sacks_above(&mut self, threshold: i64) -> i64 {
+        let mut sacked_above = 0;
+        let mut newly_lost = 0;
+        for i in (0..self.marks.len()).rev() {
+            let m = self.marks[i];
+            if m & SACKED != 0 {
+                sacked_above += 1;
+            } else if sacked_above >= threshold && m & LOST == 0 {
+                newly_lost += self.set(self.first + i as i64, LOST) as i64;
+            }
+        }
+        newly_lost
+    }
+
+    /// RACK (RFC 8985 §6.2): packet `seq`, not SACKed, is lost, and so is its last
+    /// retransmission if it had one: it is marked lost and no longer retransmitted, so
+    /// that it is sent again. Returns true when the marks changed.
+    pub fn declare_lost(&mut self, seq: i64) -> bool {
+        if seq < self.first || self.is_sacked(seq) {
+            return false;
+        }
+        let i = (seq - self.first) as usize;
+        if self.marks.len() <= i {
+            self.marks.resize(i + 1, 0);
+        }
+        let old = self.marks[i];
+        let new = (old & !RETRANSMITTED) | LOST;
+        if new == old {
+            return false;
+        }
+        self.marks[i] = new;
+        self.tally(old, -1);
+        self.tally(new, 1);
+        true
+    }
+
+    /// The lowest packet marked lost that is neither SACKed nor retransmitted yet (RFC
+    /// 6675 `NextSeg` rule 1).
+    pub fn next_lost(&self) -> Option<i64> {
+        self.marks.iter().position(|&m| m & (LOST | SACKED | RETRANSMITTED) == LOST).map(|i| self.first + i as i64)
+    }
+
     // ---- marks ----
 
     fn has(&self, seq: i64, mark: u8) -> bool {
@@ -355,6 +402,20 @@ mod tests {
         assert!(!sb.update(4, &blocks(&[(1, 3)]), 9), "below the cumulative ACK");
         assert!(sb.update(4, &blocks(&[(8, 50)]), 9));
         assert_eq!((sb.sacked_count(), sb.highest_sacked()), (2, Some(9)));
+    }
+
+    #[test]
+    fn a_hole_is_lost_once_threshold_packets_above_it_are_sacked() {
+        // 2, 5, 6 missing; SACKed above 2: 3, 4, 7, 8, 9 (5); above 5 and 6: 7, 8, 9 (3).
+        let mut sb = three_losses();
+        assert_eq!(sb.mark_lost_by_sacks_above(4), 1, "only 2 has 4 or more above it");
+        assert!(sb.is_lost(2) && !sb.is_lost(5));
+        assert_eq!(sb.mark_lost_by_sacks_above(3), 2, "5 and 6 have exactly 3");
+        assert_eq!(sb.mark_lost_by_sacks_above(3), 0, "marked once");
+        assert_eq!(sb.next_lost(), Some(2));
+        sb.mark_retransmitted(2);
+        assert_eq!(sb.next_lost(), Some(5));
+        assert_eq!(sb.pipe(9), 1, "8 outstanding − 5 SACKed − 3 lost + 1 retransmitted");
     }
 
     #[test]

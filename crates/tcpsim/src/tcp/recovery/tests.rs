@@ -632,3 +632,37 @@ fn vegas_is_the_default_recovery_of_a_vegas_flow() {
     assert_eq!(recovery_of("vegas"), "vegas");
     assert_eq!(recovery_of("reno"), "newreno");
 }
+
+// ---------------------------------------------------------------- RTT samples
+
+#[test]
+fn every_ack_samples_take_the_timestamp_echo_of_each_ack_of_new_data() {
+    // rtt_samples = "every_ack": each ACK of new data feeds the estimator (RFC 7323 §4);
+    // "one_per_rtt" times one packet at a time (ns-2, Karn).
+    use crate::tcp::params::RttSamples;
+    let run = |samples: RttSamples| {
+        let params = TcpParams { syn: false, initial_window: 4.0, rtt_samples: samples, ..TcpParams::default() };
+        let mut s = default_tcp_sender(params, 0.0);
+        s.start(ms(1));
+        take(&mut s);
+        for (i, seq) in (0..4).enumerate() {
+            let info = AckInfo { ts_echo: ms(1), ..AckInfo::cumulative(seq) };
+            s.on_ack(&info, ms(101 + 10 * i as u64));
+        }
+        s.state.stats.rtt_samples
+    };
+    assert_eq!(run(RttSamples::EveryAck), 4);
+    assert_eq!(run(RttSamples::OnePerRtt), 1, "packet 0 timed; 4 (sent on ACK 0) not yet ACKed");
+}
+
+#[test]
+fn linux_rto_rule_gives_srtt_plus_min_rto_for_a_short_rtt() {
+    use crate::tcp::params::RtoRule;
+    let params = TcpParams { syn: false, initial_window: 1.0, rto_rule: RtoRule::Linux, clock_granularity: ms(1), ..TcpParams::default() };
+    let mut s = default_tcp_sender(params, 0.0);
+    s.start(0);
+    take(&mut s);
+    s.on_ack(&AckInfo::cumulative(0), ms(30));
+    // 30 ms sample: RTO = 30 + max(2·30, 200) ms = 230 ms (ns-2's rule: max(30 + 4·15, 200) = 200 ms).
+    assert!((s.state.rtt.timeout() - 0.23).abs() < 1e-12, "{}", s.state.rtt.timeout());
+}

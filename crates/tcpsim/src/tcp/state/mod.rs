@@ -35,7 +35,8 @@ pub use send_times::SendTimes;
 pub use stats::SenderStats;
 
 use super::ack::AckInfo;
-use super::params::RttHint;
+use super::params::{RttHint, RttSamples};
+use super::rtt::RtoRule;
 pub use super::params::TcpParams;
 use super::rtt::RttEstimator;
 pub use crate::engine::packet::Outgoing;
@@ -102,6 +103,8 @@ pub struct TcpState {
     /// NewReno, Sack1: a partial ACK was seen in this recovery (ns-2 `firstpartial_`).
     pub first_partial_seen: bool,
     pub rtt: RttEstimator,
+    /// The timestamp echo of the ACK being processed (read by `rtt_samples = "every_ack"`).
+    pub ack_ts_echo: SimTime,
     /// Karn: a packet is being timed (ns-2 `rtt_active_`, `rtt_seq_`, `rtt_ts_`).
     pub rtt_active: bool,
     pub rtt_seq: i64,
@@ -165,7 +168,8 @@ impl TcpState {
             time::to_secs(params.min_rto),
             time::to_secs(params.max_rto),
             time::to_secs(params.initial_rto),
-        );
+        )
+        .with_rule(params.rto_rule);
         TcpState {
             window: Window { cwnd, ssthresh },
             wnd,
@@ -180,6 +184,7 @@ impl TcpState {
             last_cwnd_action: CwndAction::None,
             first_partial_seen: false,
             rtt,
+            ack_ts_echo: 0,
             rtt_active: false,
             rtt_seq: -1,
             rtt_sent_at: 0,
@@ -321,17 +326,33 @@ impl TcpState {
             self.t_seqno = ack + 1;
         }
         let mut sample = None;
-        if self.rtt_active && ack >= self.rtt_seq {
+        let every_ack = self.params.rtt_samples == RttSamples::EveryAck;
+        if every_ack && self.ack_ts_echo > 0 && self.ack_ts_echo <= now {
+            // RFC 7323 §4: every ACK of new data gives a sample from its timestamp echo
+            // (a retransmission's echo is its own send time, so Karn's rule is not needed).
             self.end_backoff_unless_ecn_idle(ece);
             self.rtt_active = false;
-            let rtt_s = time::to_secs(now - self.rtt_sent_at);
-            self.rtt.update(rtt_s, time::to_secs(self.rtt_sent_at) + self.clock_phase);
-            self.record_rtt(rtt_s);
-            sample = Some(rtt_s);
+            sample = Some(self.take_rtt_sample(now, self.ack_ts_echo, ack));
+        } else if !every_ack && self.rtt_active && ack >= self.rtt_seq {
+            self.end_backoff_unless_ecn_idle(ece);
+            self.rtt_active = false;
+            sample = Some(self.take_rtt_sample(now, self.rtt_sent_at, ack));
         }
         // ns-2 timerfix_: rearm after the RTT update so the new RTO is used.
         self.restart_timer_if_outstanding(ack, now);
         sample
+    }
+
+    /// Feeds the estimator the RTT of a packet sent at `sent_at` whose ACK `ack` came
+    /// at `now`, by the sender's `rto_rule`; returns the sample, seconds.
+    fn take_rtt_sample(&mut self, now: SimTime, sent_at: SimTime, ack: i64) -> f64 {
+        let rtt_s = time::to_secs(now - sent_at);
+        match self.rtt.rule() {
+            RtoRule::Ns2 => self.rtt.update(rtt_s, time::to_secs(sent_at) + self.clock_phase),
+            RtoRule::Linux => self.rtt.update_linux(rtt_s, ack + 1, self.maxseq + 1),
+        }
+        self.record_rtt(rtt_s);
+        rtt_s
     }
 
     fn record_rtt(&mut self, rtt_s: f64) {
