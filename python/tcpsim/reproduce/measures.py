@@ -80,6 +80,12 @@ Metric names (docs/reproducing.md#metrics):
   ``queue_max_pkts`` (of the ``queue_pkts`` samples) and ``retransmit_fraction`` (002's
   (throughput − goodput) / throughput in packets: the retransmissions among the TCP
   packets sent, `tcpsim.metrics.retransmission_fraction`).
+- ``flow_share.NAME`` (`group_measures`): a TCP flow's throughput over the TCP flows' sum.
+- For an experiment with ``[experiment.cubic_epochs] flow = "NAME"``
+  (`cubic_epoch_measures`): CUBIC's window curve after each loss, eq. 1 of RFC 9438
+  fitted to each epoch of the flow's ``cwnd`` series: ``cubic_epochs``,
+  ``cubic_regain_s``, ``cubic_k_s``, ``cubic_regain_k``, ``cubic_w_max``, ``cubic_c``,
+  ``cubic_rate_first``, ``cubic_rate_before``, ``cubic_rate_after`` (see there).
 - For an experiment with ``[experiment.handoff]`` (`handoff_measures`): ``recovery_s.NAME``
   per flow, the seconds from the end of the outage until its throughput regains its level
   (`tcpsim.metrics.handoff_recovery_time`; ``inf`` if it never does).
