@@ -72,6 +72,17 @@ MEASURE_LABELS: Dict[str, Tuple[str, str]] = {
     "queue_std_pkts": ("standard deviation of the bottleneck queue (samples)", "packets"),
     "queue_max_pkts": ("largest bottleneck queue (samples)", "packets"),
     "retransmit_fraction": ("retransmitted share of the packets sent ((throughput − goodput) / throughput)", ""),
+    # cubic_epoch_measures: CUBIC's window curve after each loss (RFC 9438)
+    "cubic_epochs": ("CUBIC epochs measured (reductions followed by a regained W_max)", ""),
+    "cubic_regain_s": ("time from a reduction to regaining W_max (fitted plateau)", "s"),
+    "cubic_k_s": ("K of RFC 9438 eq. 2 for the epoch's W_max", "s"),
+    "cubic_regain_k": ("time to regain W_max over K", ""),
+    "cubic_w_max": ("W_max, the fitted plateau of an epoch", "packets"),
+    "cubic_c": ("C of the fitted cubic curve", "packets/s^3"),
+    "cubic_rate_first": ("window growth in the first quarter of the climb to W_max", "packets/s"),
+    "cubic_rate_before": ("window growth in the last quarter before W_max", "packets/s"),
+    "cubic_rate_after": ("window growth from W_max to the next reduction", "packets/s"),
+    "flow_share": ("share of the TCP throughput", ""),
     # handoff_measures: recovery after an outage
     "recovery_s": ("recovery time after the outage", "s"),
     # group_measures: reference document 000's measures per congestion control and queue

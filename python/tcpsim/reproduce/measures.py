@@ -80,6 +80,12 @@ Metric names (docs/reproducing.md#metrics):
   ``queue_max_pkts`` (of the ``queue_pkts`` samples) and ``retransmit_fraction`` (002's
   (throughput − goodput) / throughput in packets: the retransmissions among the TCP
   packets sent, `tcpsim.metrics.retransmission_fraction`).
+- ``flow_share.NAME`` (`group_measures`): a TCP flow's throughput over the TCP flows' sum.
+- For an experiment with ``[experiment.cubic_epochs] flow = "NAME"``
+  (`cubic_epoch_measures`): CUBIC's window curve after each loss, eq. 1 of RFC 9438
+  fitted to each epoch of the flow's ``cwnd`` series: ``cubic_epochs``,
+  ``cubic_regain_s``, ``cubic_k_s``, ``cubic_regain_k``, ``cubic_w_max``, ``cubic_c``,
+  ``cubic_rate_first``, ``cubic_rate_before``, ``cubic_rate_after`` (see there).
 - For an experiment with ``[experiment.handoff]`` (`handoff_measures`): ``recovery_s.NAME``
   per flow, the seconds from the end of the outage until its throughput regains its level
   (`tcpsim.metrics.handoff_recovery_time`; ``inf`` if it never does).
@@ -405,6 +411,9 @@ def group_measures(res: Results, windows: List[Tuple[float, float]] = ()) -> Dic
             out[f"flow_rtt_min_ms.{name}"] = _f(rtt_min) * 1e3
             out[f"flow_rtt_mean_ms.{name}"] = _f(rtt_mean) * 1e3
             out[f"flow_timeouts.{name}"] = _f(timeouts)
+        total_bps = float(tcp["throughput_bps"].astype(float).sum())
+        for name, bps in zip(tcp["name"], tcp["throughput_bps"]):
+            out[f"flow_share.{name}"] = _f(bps) / total_bps if total_bps > 0 else float("nan")
         delivered = res.series("delivered_bytes", list(tcp["name"])) if windows else pd.DataFrame()
         for k, (a, b) in enumerate(windows):
             if delivered.empty:
@@ -575,4 +584,110 @@ def trace_counter_checks(tm: Dict[str, float], res: Results, links: List[str]) -
     for what, a, b in items:
         ok = (a == b) if "bytes" not in what else math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
         out.append({"what": what, "trace": a, "counter": b, "ok": bool(ok)})
+    return out
+
+
+
+#: A cwnd sample below this fraction of the highest window since the last reduction
+#: ends a CUBIC epoch. CUBIC cuts to beta = 0.7 of the window; PRR reaches that over a
+#: round trip, so a sample may fall between, and 0.8 lies above 0.7.
+CUBIC_CUT = 0.8
+
+
+def fit_cubic(tau: np.ndarray, w: np.ndarray, k_max: float, step: float = 0.01) -> Tuple[float, float, float]:
+    """Least-squares fit of W(tau) = a (tau - K)^3 + W_max to the samples (tau, w):
+    linear in (a, W_max) for each K, so K is searched on a grid of `step` seconds over
+    [0, `k_max`]. Returns (K, W_max, a)."""
+    best = (float("inf"), 0.0, 0.0, 0.0)
+    for k in np.arange(0.0, k_max + step / 2, step):
+        x = np.column_stack([(tau - k) ** 3, np.ones_like(tau)])
+        coef, *_ = np.linalg.lstsq(x, w, rcond=None)
+        err = float(np.sum((x @ coef - w) ** 2))
+        if err < best[0]:
+            best = (err, float(k), float(coef[1]), float(coef[0]))
+    return best[1], best[2], best[3]
+
+
+def cubic_epoch_measures(res: Results, flow: str, beta: float, c: float) -> Dict[str, float]:
+    """CUBIC's window curve after each loss (RFC 9438 Sect. 4.2, 4.4-4.5), from the
+    ``cwnd`` series of `flow`, over the reductions from the scenario's measure_from on.
+
+    A reduction is found at the highest sample before a fall below `CUBIC_CUT` times it
+    (the loss is there; the cut shows up to a round trip later). The epoch's samples, from
+    its smallest window (the cut done) to the next reduction, are fitted with eq. 1,
+    W(t) = a (t - K)^3 + W_max, t from the reduction (`fit_cubic`): the fitted K is when
+    the window regains its plateau W_max, where the curve turns from concave to convex.
+    The first crossing of W_max is no measure of it: the curve is flat there (0.4 packets
+    below W_max a second before K), so a sample a packet low or high moves it by a second.
+    An epoch counts when its samples go on for at least a quarter of the climb (from its
+    smallest window to the fitted K) beyond K, so that the window passed its plateau
+    before the next reduction, and the cut went to more than half the window (a
+    timeout's window of one is no CUBIC epoch, Sect. 4.8). Per epoch: the fitted K over
+    eq. 2's K = cbrt(W_max (1 - beta) / C) for the fitted W_max (``cubic_regain_k``; and
+    ``cubic_regain_s``, ``cubic_k_s``, ``cubic_w_max`` and the fitted ``cubic_c``), and
+    the window's growth (packets/s) over the first quarter of the climb from the smallest
+    window to the fitted K (``cubic_rate_first``), over its last quarter
+    (``cubic_rate_before``: concave, Sect. 4.4, when below the first) and over the last
+    quarter of the span from K to the next reduction (``cubic_rate_after``: convex,
+    Sect. 4.5, when above the growth before K; a window growing linearly, as in the
+    Reno-friendly region, gives all three alike). Each is the mean over the epochs; ``cubic_epochs`` counts them (a run
+    without one gives only the count, 0)."""
+    cw = res.series("cwnd", [flow])
+    if cw.empty:
+        return {"cubic_epochs": 0.0}
+    s = cw.iloc[:, 0].dropna()
+    return cubic_epochs(s.index.to_numpy(dtype=float), s.to_numpy(dtype=float),
+                        float(res.summary.get("measure_from_s") or 0.0), beta, c)
+
+
+def cubic_epochs(t: np.ndarray, w: np.ndarray, from_s: float, beta: float, c: float) -> Dict[str, float]:
+    """`cubic_epoch_measures` of a cwnd series: sample times `t` (s) and windows `w`
+    (packets), reductions from `from_s` on."""
+    peaks: List[int] = []                     # the sample at each reduction
+    peak = 0
+    i = 1
+    while i < len(w):
+        if w[i] > w[peak]:
+            peak = i
+        elif w[i] < CUBIC_CUT * w[peak]:
+            peaks.append(peak)
+            # the fall goes on over the next samples (PRR): the next peak is searched
+            # from its bottom
+            while i + 1 < len(w) and w[i + 1] <= w[i]:
+                i += 1
+            peak = i
+        i += 1
+
+    def rate(a: float, b: float) -> float:
+        """Growth of the window between times a and b (interpolated), packets/s."""
+        return float((np.interp(b, t, w) - np.interp(a, t, w)) / (b - a))
+
+    epochs: List[Dict[str, float]] = []
+    for n, p in enumerate(peaks[:-1]):
+        nxt = peaks[n + 1]
+        if t[p] < from_s - 1e-9 or nxt - p < 4:
+            continue
+        bottom = p + 1 + int(np.argmin(w[p + 1:nxt]))
+        if w[bottom] < 0.5 * w[p]:            # a timeout
+            continue
+        tau = t[bottom:nxt + 1] - t[p]
+        k_fit, w_max, a = fit_cubic(tau, w[bottom:nxt + 1], k_max=float(tau[-1]))
+        climb = k_fit - tau[0]
+        # the window passed its plateau: the samples go on for at least a quarter of the
+        # climb beyond the fitted K (an epoch cut short on the concave approach, as when
+        # the loss comes just below W_max, does not determine K)
+        if climb <= 0 or tau[-1] - k_fit < climb / 4 or w_max <= 0:
+            continue
+        k = (w_max * (1 - beta) / c) ** (1 / 3)
+        t_k = t[p] + k_fit
+        epochs.append({"cubic_regain_s": k_fit, "cubic_k_s": k, "cubic_regain_k": k_fit / k,
+                       "cubic_w_max": w_max, "cubic_c": a,
+                       "cubic_rate_first": rate(t[bottom], t[bottom] + climb / 4),
+                       "cubic_rate_before": rate(t_k - climb / 4, t_k),
+                       "cubic_rate_after": rate(t_k + 0.75 * (t[nxt] - t_k), t[nxt])})
+    out: Dict[str, float] = {"cubic_epochs": float(len(epochs))}
+    for key in ("cubic_regain_s", "cubic_k_s", "cubic_regain_k", "cubic_w_max", "cubic_c",
+                "cubic_rate_first", "cubic_rate_before", "cubic_rate_after"):
+        if epochs:
+            out[key] = float(np.mean([e[key] for e in epochs]))
     return out

@@ -19,11 +19,13 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover
     import tomli as _toml  # type: ignore[no-redef]
 
+from .. import models
 from .._core import ScenarioError, __build__
 from .._progress import Counter
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
-from .measures import (aqm_measures, event_measures, group_measures, handoff_measures, read_trace,
+from .measures import (aqm_measures, cubic_epoch_measures, event_measures, group_measures, handoff_measures,
+                       read_trace,
                        run_measures, smoothness_measures, trace_counter_checks, trace_measures,
                        window_measures)
 from .spec import Document, Experiment, point_key
@@ -259,6 +261,11 @@ def run_plan(plan: Plan, cache: Path, *, jobs: Optional[int] = None, scheduler: 
                 measured[r.run_id].update(handoff_measures(res, ex.outage_s))
             if ex.aqm:
                 measured[r.run_id].update(aqm_measures(res))
+            if ex.cubic_flow:
+                # C and beta as the model's defaults, read from its spec
+                cubic = models.get("cc", "cubic").defaults()
+                measured[r.run_id].update(cubic_epoch_measures(res, ex.cubic_flow, float(cubic["beta"]),
+                                                               float(cubic["c"])))
             if len(res.flows) > PER_ENTITY_MAX_FLOWS:
                 measured[r.run_id] = _without_per_entity(measured[r.run_id])
         m = dict(measured[r.run_id])

@@ -126,6 +126,9 @@ class Experiment:
     #: Reference document 002's measures (`measures.aqm_measures`), asked for with an
     #: ``[experiment.aqm]`` table (no keys: the window is the scenario's measure_from).
     aqm: bool = False
+    #: The flow whose CUBIC epochs are measured (`measures.cubic_epoch_measures`), asked
+    #: for with ``[experiment.cubic_epochs] flow = "NAME"``.
+    cubic_flow: str = ""
     #: The ns-2.35 twin, if the experiment has one.
     ns2: Optional[Ns2Twin] = None
     #: The name of the other reading of the document this experiment belongs to, when it
@@ -429,6 +432,12 @@ def load_experiment(path: Path, _seen: Tuple[Path, ...] = ()) -> Experiment:
             raise ScenarioError(f"{where}, [experiment.aqm]: expected an empty table (document 002's measures "
                                 "take their window from the scenario's simulation.measure_from)")
         e.aqm = True
+    ce = ex.get("cubic_epochs")
+    if ce is not None:
+        if not (isinstance(ce, dict) and sorted(ce) == ["flow"] and isinstance(ce["flow"], str) and ce["flow"]):
+            raise ScenarioError(f"{where}, [experiment.cubic_epochs]: expected one key, flow = \"NAME\", the "
+                                f"CUBIC flow whose window curve is measured, found {ce!r}")
+        e.cubic_flow = ce["flow"]
     twin = ex.get("ns2")
     # ns2 = false: the experiment has no ns-2 twin on purpose (models ns-2.35 lacks), so
     # every case is "no twin" under --ns2, as a case's own ns2 = false makes it
