@@ -150,6 +150,20 @@ def test_the_cubic_case_sets_ns3_tcpcubic_from_its_cc_table_with_hystart_off():
     assert harness.ns3_cc_defaults(NEWRENO, "ns3::TcpNewReno") == {}
 
 
+@pytest.mark.parametrize("name", sorted(harness.CASES))
+def test_every_case_names_the_window_control_its_ns3_socket_type_is_compared_with(name):
+    # run_ns3 reads these for every case it is given: one refused case fails them all
+    case = harness.CASES[name]
+    harness.ns3_cc_defaults(case.toml, case.ns3_socket_type)
+
+
+def test_a_case_whose_window_control_differs_from_its_ns3_socket_type_is_refused(tmp_path):
+    bad = tmp_path / "case.toml"
+    bad.write_text(harness.CASES["BBR"].toml.read_text().replace('kind = "bbr"', 'kind = "cubic"'))
+    with pytest.raises(harness.HarnessError, match="'cubic' with ns-3 ns3::TcpBbr; expected \"bbr\""):
+        harness.ns3_cc_defaults(bad, "ns3::TcpBbr")
+
+
 @pytest.mark.parametrize("edit, message", [
     (("beta = 0.7, ", ""), "'beta' is missing"),
     (('slow_start = "standard"', 'slow_start = "hystart++"'), "no HyStart++"),

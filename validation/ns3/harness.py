@@ -322,18 +322,22 @@ def case_cc(toml: Path) -> dict:
     return {"kind": cc} if isinstance(cc, str) else dict(cc)
 
 
+# the tcpsim window control each ns-3 socket type is compared with (others: "reno")
+_NS3_SOCKET_CC = {"ns3::TcpCubic": "cubic", "ns3::TcpBbr": "bbr"}
+
+
 def ns3_cc_defaults(toml: Path, socket_type: str) -> dict[str, str]:
     """ns-3 Config defaults for the case's window control: TcpCubic's attributes from the
     file's `cc = { kind = "cubic", ... }` (all written out), HyStart off (tcpsim has no
     classic HyStart; its HyStart++ is refused here, ns-3 has none)."""
     cc = case_cc(toml)
     where = f"{toml} [[flow]] cc"
+    expected = _NS3_SOCKET_CC.get(socket_type, "reno")
+    if cc["kind"] != expected:
+        raise HarnessError(f"{where}: {cc['kind']!r} with ns-3 {socket_type}; expected \"{expected}\"")
     if socket_type != "ns3::TcpCubic":
-        if cc["kind"] != "reno":
-            raise HarnessError(f"{where}: {cc['kind']!r} with ns-3 {socket_type}; expected \"reno\"")
+        # TcpBbr's attributes are the case's ns3_extra_defaults (printed with it)
         return {}
-    if cc["kind"] != "cubic":
-        raise HarnessError(f"{where}: expected kind = \"cubic\" for ns-3 TcpCubic, got {cc['kind']!r}")
     for key in (*_CUBIC_ATTRIBUTES, "slow_start"):
         _need(cc, key, where, "ns-3 TcpCubic's attribute is set from it")
     if cc["slow_start"] != "standard":
