@@ -62,3 +62,9 @@ fn measure() {
         eprintln!("vs cubic {cc}: {:?} {:?}", o.goodput_mbps, o.retransmits);
     }
 }
+
+#[test]
+fn debug_one() {
+    let o = outcome(&["bbr3"], 1000, 0.01, 1, 20);
+    eprintln!("{:?} {:?}", o.goodput_mbps, o.retransmits);
+}

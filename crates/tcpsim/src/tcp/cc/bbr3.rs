@@ -405,6 +405,9 @@ impl Bbr3 {
         let segment_bytes = view.segment_wire_bytes();
         self.set_pacing_rate(view, rs, segment_bytes);
         self.set_cwnd(view, rs, segment_bytes);
+        if self.round_start && std::env::var("BBR3_DEBUG").is_ok() {
+            eprintln!("DBG t={:.3} {:?} max_bw={:.0} bw_lo={:.0} inf_hi={:.0} inf_lo={:.0} cwnd={:.0} innet={} minrtt={:.4} lost_r={} bdp={}", time::to_secs(view.now), self.state, self.max_bw(), self.bw_lo, self.inflight_hi, self.inflight_lo, view.cwnd(), view.in_network(), self.min_rtt_s, self.lost_in_round, self.bdp(1.0));
+        }
     }
 
     /// `BBRUpdateRound` (§4.5.1) and `BBRUpdateLatestDeliverySignals` (§4.5.10.3): the
@@ -566,7 +569,9 @@ impl Bbr3 {
         self.state = State::ProbeBwDown;
     }
 
+    /// `BBRStartProbeBW_CRUISE`; Linux v3 also lowers inflight_lo to inflight_hi.
     fn start_probe_bw_cruise(&mut self) {
+        self.inflight_lo = self.inflight_lo.min(self.inflight_hi);
         self.state = State::ProbeBwCruise;
     }
 
@@ -622,9 +627,16 @@ impl Bbr3 {
         if self.ack_phase == AckPhase::ProbeStarting && self.round_start {
             self.ack_phase = AckPhase::ProbeFeedback;
         }
-        if self.ack_phase == AckPhase::ProbeStopping && self.round_start && self.state.in_probe_bw() && !rs.is_app_limited {
-            // The probe's ACKs are in: the max_bw filter moves to the next cycle.
-            self.cycle_count += 1;
+        if self.ack_phase == AckPhase::ProbeStopping && self.round_start {
+            // The probe's ACKs are all in (one round after Down began): its samples no
+            // longer judge inflight_hi, and the max_bw filter moves to the next cycle
+            // (Linux v3 `bbr_adapt_upper_bounds`; the draft's -01 text leaves the
+            // samples flag to `BBRHandleInflightTooHigh` alone).
+            self.bw_probe_samples = false;
+            self.ack_phase = AckPhase::Init;
+            if self.state.in_probe_bw() && !rs.is_app_limited {
+                self.cycle_count += 1;
+            }
         }
         if self.inflight_too_high(rs) {
             if self.bw_probe_samples {
