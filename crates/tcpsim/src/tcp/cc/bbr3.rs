@@ -30,8 +30,10 @@
 //!   Startup  pacing gain 2.77 (4 ln 2), cwnd gain 2; ends when max_bw did not grow 25 %
 //!            in 3 non-app-limited rounds, or on loss: in a recovery, a round with ≥ 6
 //!            loss events and loss rate > 2 % (inflight_hi = max(BDP, inflight_latest))
-//!   Drain    pacing gain 0.35, until packets in the network ≤ BDP → ProbeBW Down
-//!   ProbeBW  Down (0.90) until in network ≤ BDP and ≤ the headroom cap → Cruise (1.0);
+//!   Drain    pacing gain 0.35, until packets in the network ≤ BBRInflight(1.0) (the BDP
+//!            and the quantization budget) → ProbeBW Down
+//!   ProbeBW  Down (0.90) until in network ≤ BBRInflight(1.0) and ≤ the headroom cap
+//!            → Cruise (1.0; on the ACK that ends Drain when nothing bounds inflight);
 //!            from Down or Cruise, after bw_probe_wait (2 s + uniform 0-1 s) or after
 //!            min(BDP-packets, 63) rounds (Reno coexistence) → Refill (1.0, one round,
 //!            lower bounds reset) → Up (1.25) until inflight too high, or one min_rtt
@@ -405,9 +407,6 @@ impl Bbr3 {
         let segment_bytes = view.segment_wire_bytes();
         self.set_pacing_rate(view, rs, segment_bytes);
         self.set_cwnd(view, rs, segment_bytes);
-        if self.round_start && std::env::var("BBR3_DEBUG").is_ok() {
-            eprintln!("DBG t={:.3} {:?} max_bw={:.0} bw_lo={:.0} inf_hi={:.0} inf_lo={:.0} cwnd={:.0} innet={} minrtt={:.4} lost_r={} bdp={}", time::to_secs(view.now), self.state, self.max_bw(), self.bw_lo, self.inflight_hi, self.inflight_lo, view.cwnd(), view.in_network(), self.min_rtt_s, self.lost_in_round, self.bdp(1.0));
-        }
     }
 
     /// `BBRUpdateRound` (§4.5.1) and `BBRUpdateLatestDeliverySignals` (§4.5.10.3): the
@@ -548,7 +547,7 @@ impl Bbr3 {
 
     /// `BBRCheckDrainDone`.
     fn check_drain_done(&mut self, view: &mut CcView) {
-        if self.state == State::Drain && view.in_network() as f64 <= self.bdp(1.0) {
+        if self.state == State::Drain && view.in_network() as f64 <= self.max_inflight(1.0, view.segment_wire_bytes()) {
             self.start_probe_bw_down(view);
         }
     }
@@ -569,9 +568,11 @@ impl Bbr3 {
         self.state = State::ProbeBwDown;
     }
 
-    /// `BBRStartProbeBW_CRUISE`; Linux v3 also lowers inflight_lo to inflight_hi.
+    /// `BBRStartProbeBW_CRUISE`; Linux v3 also lowers a set inflight_lo to inflight_hi.
     fn start_probe_bw_cruise(&mut self) {
-        self.inflight_lo = self.inflight_lo.min(self.inflight_hi);
+        if self.inflight_lo.is_finite() {
+            self.inflight_lo = self.inflight_lo.min(self.inflight_hi);
+        }
         self.state = State::ProbeBwCruise;
     }
 
@@ -714,10 +715,11 @@ impl Bbr3 {
         false
     }
 
-    /// `BBRIsTimeToCruise`: the queue is gone (in network ≤ BDP) and the headroom left.
+    /// `BBRIsTimeToCruise`: the queue is gone (in network ≤ `BBRInflight(1.0)`, the BDP
+    /// with its quantization budget) and the headroom left.
     fn is_time_to_cruise(&self, view: &CcView) -> bool {
         let in_network = view.in_network() as f64;
-        in_network <= self.inflight_with_headroom() && in_network <= self.bdp(1.0)
+        in_network <= self.inflight_with_headroom() && in_network <= self.max_inflight(1.0, view.segment_wire_bytes())
     }
 
     /// Up ends (Linux v3 `bbr_update_cycle_phase`): a min_rtt has passed with 1.25·BDP
