@@ -1,32 +1,32 @@
 //! BBR version 3: BBRv1's path model plus loss- and ECN-bounded inflight and bandwidth
 //! limits, a slower, wall-clock-paced bandwidth probe, and a gentler ProbeRTT.
 //!
-//! draft-ietf-ccwg-bbr-01 (2024; -02 and -03 keep the algorithm), as Linux BBRv3
+//! draft-ietf-ccwg-bbr-01 (October 2024; -02 and -03 keep the algorithm), as Linux BBRv3
 //! (`net/ipv4/tcp_bbr.c` of the google/bbr tree, "v3") runs it. Section and function
-//! names are the draft's (`BBRUpdateModelAndState` and the functions it calls).
+//! names are the draft's pseudocode (`BBRUpdateModelAndState` and the functions it calls).
 //!
 //! Model, on every ACK with a rate sample (`tcp/state/rate_sample.rs`, shared with BBRv1):
-//!   max_bw       = max delivery rate of the last 2 ProbeBW cycles (§4.5.2.4; Linux
+//!   max_bw       = max delivery rate of the last 2 ProbeBW cycles (`BBRUpdateMaxBw`; Linux
 //!                  `bw_hi[2]`), packets/s, with BBRv1's windowed-max filter over cycles
 //!   min_rtt      = min RTT of the last 10 s; probe_rtt_min_delay the min of the last 5 s
-//!   bw_lo, inflight_lo (short-term lower bounds, §4.5.10.3): on a round with loss,
+//!   bw_lo, inflight_lo (short-term lower bounds): on a round with loss,
 //!                  outside bandwidth probing, bw_lo = max(bw_latest, β·bw_lo) and
 //!                  inflight_lo = max(inflight_latest, β·inflight_lo), β = 0.7; reset
 //!                  (∞) when a probe starts (Refill) and after ProbeRTT
-//!   inflight_hi  (long-term upper bound, §4.5.10.2): when a probe's samples show loss
+//!   inflight_hi  (long-term upper bound): when a probe's samples show loss
 //!                  rate > 2 % (or, optionally, ECN-marked > 50 % of a round),
 //!                  inflight_hi = max(tx_in_flight, β·target inflight); grows in Up by
 //!                  1, 2, 4, … packets per round (`BBRProbeInflightHiUpward`)
 //!   bw           = min(max_bw, bw_lo), the rate pacing and the BDP use
 //!   BDP          = ⌈bw · min_rtt · gain⌉ packets (10 before the first RTT sample)
-//! Controls (§4.6):
+//! Controls:
 //!   pacing rate = pacing_gain · bw · (1 − 1 %), raised only until the pipe is full
 //!   cwnd        grows by the packets delivered up to BDP(cwnd_gain) + 3 send quanta
 //!               (Linux's quantization budget, BBRv1's), then is capped
 //!               (`BBRBoundCwndForModel`): by inflight_hi in Down, Refill and Up; by
 //!               inflight_hi − max(1, 0.15·inflight_hi) (headroom) in Cruise and ProbeRTT;
 //!               by inflight_lo always; at least 4; ProbeRTT: ≤ max(0.5·BDP, 4)
-//! States (§4.3):
+//! States:
 //!   Startup  pacing gain 2.77 (4 ln 2), cwnd gain 2; ends when max_bw did not grow 25 %
 //!            in 3 non-app-limited rounds, or on loss: in a recovery, a round with ≥ 6
 //!            loss events and loss rate > 2 % (inflight_hi = max(BDP, inflight_latest))
@@ -68,7 +68,7 @@ use super::{AckEvent, CcHooks, CcModel, CcView, CongestionControl, RateSample};
 use crate::engine::time::{self, SimTime};
 use crate::model::{no_check, Family, ModelConfig, ModelSpec, Param, ParamType as T, Relations, Value as V};
 
-const DRAFT: &str = "draft-ietf-ccwg-bbr-01 §2.7, §4.3";
+const DRAFT: &str = "draft-ietf-ccwg-bbr-01";
 const LINUX: &str = "Linux tcp_bbr.c v3 (google/bbr)";
 
 pub static SPEC: ModelSpec = ModelSpec {
@@ -173,7 +173,7 @@ impl Bbr3Params {
     }
 }
 
-/// BBRv3's states (§4.3), ProbeBW split into its four phases.
+/// BBRv3's states, ProbeBW split into its four phases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
     Startup,
@@ -196,7 +196,7 @@ impl State {
     }
 }
 
-/// Where the ACKs stand relative to a bandwidth probe (§4.3.3, `BBR.ack_phase`): the
+/// Where the ACKs stand relative to a bandwidth probe (`BBR.ack_phase`): the
 /// max_bw filter's cycle advances when the ACKs of a probe have all come back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AckPhase {
@@ -221,10 +221,10 @@ pub struct Bbr3 {
     pub(crate) inflight_lo: f64,
     /// Long-term upper bound on packets in flight (∞: none).
     pub(crate) inflight_hi: f64,
-    /// The latest round's largest delivery rate and delivered count (§4.5.10.3).
+    /// The latest round's largest delivery rate and delivered count.
     bw_latest: f64,
     inflight_latest: f64,
-    /// Round trips by delivery (§4.5.1) and this ACK started one.
+    /// Round trips by delivery and this ACK started one.
     round_count: u64,
     next_round_delivered: i64,
     round_start: bool,
@@ -409,7 +409,7 @@ impl Bbr3 {
         self.set_cwnd(view, rs, segment_bytes);
     }
 
-    /// `BBRUpdateRound` (§4.5.1) and `BBRUpdateLatestDeliverySignals` (§4.5.10.3): the
+    /// `BBRUpdateRound` and `BBRUpdateLatestDeliverySignals`: the
     /// round trip and the loss round, and the latest round's delivery.
     fn update_latest_delivery_signals(&mut self, view: &CcView, rs: &RateSample, ack: &AckEvent) {
         self.round_start = false;
@@ -448,14 +448,18 @@ impl Bbr3 {
         self.next_round_delivered = view.delivered();
     }
 
-    /// `BBRIsInflightTooHigh` (§4.5.10.2): the round's loss rate above loss_thresh, or
-    /// (with `ecn`) its CE-marked fraction above ecn_thresh.
+    /// `BBRIsInflightTooHigh`: the round's loss rate above loss_thresh, or
+    /// (with `ecn`) its CE-marked deliveries above ecn_thresh of a round's deliveries.
     pub(crate) fn inflight_too_high(&self, rs: &RateSample) -> bool {
         let tx_in_flight = rs.prior_in_flight.max(1) as f64;
         if self.lost_in_round > 0 && self.lost_in_round as f64 > self.p.loss_thresh * tx_in_flight {
             return true;
         }
-        self.p.ecn && self.delivered_in_round > 0 && self.ce_delivered_in_round as f64 > self.p.ecn_thresh * self.delivered_in_round as f64
+        // Marks against a round's worth of deliveries (the sample's delivered, over about
+        // one round trip, as Linux's rs->delivered), so that the first marked ACK of a
+        // round is not 100 %.
+        let round_of_deliveries = self.delivered_in_round.max(rs.delivered).max(1) as f64;
+        self.p.ecn && self.ce_delivered_in_round as f64 > self.p.ecn_thresh * round_of_deliveries
     }
 
     /// `BBRUpdateMaxBw` and `BBRUpdateCongestionSignals`: max_bw, and at the end of a loss
@@ -481,7 +485,7 @@ impl Bbr3 {
         self.ce_delivered_in_round = 0;
     }
 
-    /// `BBRAdaptLowerBoundsFromCongestion` (§4.5.10.3): a loss round outside probing
+    /// `BBRAdaptLowerBoundsFromCongestion`: a loss round outside probing
     /// cuts bw_lo and inflight_lo by β, not below the latest round's delivery.
     fn adapt_lower_bounds_from_congestion(&mut self, view: &CcView) {
         if self.state.probing_bw() || !self.loss_in_round {
@@ -510,7 +514,7 @@ impl Bbr3 {
         self.inflight_lo = f64::INFINITY;
     }
 
-    /// `BBRCheckFullBWReached` (§4.3.1.2): 3 rounds without 25 % growth of max_bw.
+    /// `BBRCheckFullBWReached`: 3 rounds without 25 % growth of max_bw.
     fn check_full_bw_reached(&mut self, rs: &RateSample) {
         if self.filled_pipe || !self.round_start || rs.is_app_limited {
             return;
@@ -524,7 +528,7 @@ impl Bbr3 {
         self.filled_pipe = self.full_bw_count >= self.p.full_bw_rounds;
     }
 
-    /// `BBRCheckStartupDone` with `BBRCheckStartupHighLoss` (§4.3.1.3): in a fast
+    /// `BBRCheckStartupDone` with `BBRCheckStartupHighLoss`: in a fast
     /// recovery, once the loss round so far has ≥ full_loss_count loss events and
     /// inflight too high, the pipe is full and inflight_hi = max(BDP, inflight_latest).
     fn check_startup_done(&mut self, view: &CcView, rs: &RateSample) {
@@ -623,7 +627,7 @@ impl Bbr3 {
         }
     }
 
-    /// `BBRAdaptUpperBounds` (§4.5.10.2).
+    /// `BBRAdaptUpperBounds`.
     fn adapt_upper_bounds(&mut self, view: &mut CcView, rs: &RateSample) {
         if self.ack_phase == AckPhase::ProbeStarting && self.round_start {
             self.ack_phase = AckPhase::ProbeFeedback;
@@ -669,7 +673,7 @@ impl Bbr3 {
         }
     }
 
-    /// `BBRUpdateProbeBWCyclePhase` (§4.3.3.6).
+    /// `BBRUpdateProbeBWCyclePhase`.
     fn update_probe_bw_cycle_phase(&mut self, view: &mut CcView, rs: &RateSample) {
         if !self.filled_pipe {
             return;
@@ -729,7 +733,7 @@ impl Bbr3 {
         elapsed && rs.prior_in_flight as f64 >= self.bdp(self.p.probe_up_pacing_gain)
     }
 
-    /// `BBRUpdateMinRTT` (§4.5.3): probe_rtt_min_delay over 5 s, min_rtt over 10 s.
+    /// `BBRUpdateMinRTT`: probe_rtt_min_delay over 5 s, min_rtt over 10 s.
     fn update_min_rtt(&mut self, view: &CcView, rs: &RateSample) {
         let now = view.now;
         let probe_rtt_expired = now > self.probe_rtt_min_stamp.saturating_add(self.p.probe_rtt_interval);
@@ -749,7 +753,7 @@ impl Bbr3 {
         }
     }
 
-    /// `BBRCheckProbeRTT` and `BBRHandleProbeRTT` (§4.3.4).
+    /// `BBRCheckProbeRTT` and `BBRHandleProbeRTT`.
     fn check_probe_rtt(&mut self, view: &mut CcView) {
         if std::mem::take(&mut self.pending_probe_rtt) {
             self.state = State::ProbeRtt;
@@ -790,7 +794,7 @@ impl Bbr3 {
         }
     }
 
-    /// The gains of each state (§4.3).
+    /// The gains of each state.
     fn update_gains(&mut self) {
         (self.pacing_gain, self.cwnd_gain) = match self.state {
             State::Startup => (self.p.startup_pacing_gain, self.p.startup_cwnd_gain),
@@ -806,7 +810,7 @@ impl Bbr3 {
         bw * segment_bytes as f64 * 8.0 * gain * (1.0 - self.p.pacing_margin)
     }
 
-    /// `BBRSetPacingRate` (§4.6.2): from the first RTT sample, the initial window per
+    /// `BBRSetPacingRate`: from the first RTT sample, the initial window per
     /// RTT at Startup's gain; then pacing_gain · bw, only upward until the pipe is full.
     fn set_pacing_rate(&mut self, view: &mut CcView, rs: &RateSample, segment_bytes: u32) {
         if !self.has_seen_rtt {
@@ -829,7 +833,7 @@ impl Bbr3 {
         }
     }
 
-    /// `BBRSetCwnd` (§4.6.4) with `BBRBoundCwndForProbeRTT` and `BBRBoundCwndForModel`.
+    /// `BBRSetCwnd` with `BBRBoundCwndForProbeRTT` and `BBRBoundCwndForModel`.
     fn set_cwnd(&mut self, view: &mut CcView, rs: &RateSample, segment_bytes: u32) {
         let acked = rs.newly_delivered as f64;
         let mut cwnd = view.cwnd().floor();

@@ -377,3 +377,40 @@ fn the_max_bw_filter_spans_two_probe_cycles() {
     }
     assert_eq!(cycle_ends, 2, "{rounds} rounds");
 }
+
+/// A round of `acked` packets in Up, one ACK each, `marked` of them with ECE set.
+fn up_round_with_marks(ecn: bool, acked: i64, marked: i64) -> Rig {
+    let mut c = SPEC.defaults();
+    c.set("ecn", crate::model::Value::Bool(ecn));
+    let mut r = Rig::with(&c);
+    r.to_probe_bw();
+    r.bbr.inflight_hi = 100.0;
+    r.s.window.cwnd = 100.0;
+    r.bbr.start_probe_bw_refill(&CcView::new(&mut r.s, ms(r.now_ms)));
+    r.round(RATE, 100);
+    for k in 0..acked {
+        r.now_ms += 1.0;
+        r.delivered += 1;
+        let rs = RateSample { delivered: 100, prior_delivered: r.round_base - 1, interval_s: 0.1, delivery_rate: Some(RATE), rtt_s: Some(0.1), newly_delivered: 1, prior_in_flight: 80, in_flight: 79, total_delivered: r.delivered, ..RateSample::default() };
+        r.s.rate = Some(Box::new(RateSampler::with_counts(rs.total_delivered, rs.in_flight)));
+        r.s.rate_sample = Some(rs);
+        let info = AckInfo { ece: k < marked, ..AckInfo::cumulative(r.delivered) };
+        let event = AckEvent { info: &info, acked_packets: 1, duplicate: false, rtt_s: None, ack_rtt_s: None };
+        r.bbr.on_any_ack(&mut CcView::new(&mut r.s, ms(r.now_ms)), &event);
+    }
+    r
+}
+
+#[test]
+fn with_ecn_more_than_half_of_a_round_marked_is_inflight_too_high() {
+    // A round's worth of deliveries is 100 (the samples' delivered); the marked ACKs
+    // come first. 51 marked ends Up with inflight_hi cut; 50 (half) does not.
+    let r = up_round_with_marks(true, 60, 50);
+    assert_eq!(r.bbr.state, State::ProbeBwUp);
+    let r = up_round_with_marks(true, 60, 51);
+    assert_eq!(r.bbr.state, State::ProbeBwDown);
+    assert_eq!(r.bbr.inflight_hi, 80.0, "max(tx_in_flight 80, 0.7 x 100)");
+    // Without the `ecn` parameter marks are ignored.
+    let r = up_round_with_marks(false, 60, 60);
+    assert_eq!(r.bbr.state, State::ProbeBwUp);
+}
