@@ -105,3 +105,24 @@ fn beside_cubic_bbr3_takes_a_share_nearer_half_than_bbr_v1() {
         assert!((0.15..0.5).contains(&v3), "seed {seed}: BBRv3 share {v3}");
     }
 }
+
+#[test]
+fn alone_in_a_deep_buffer_bbr3_probes_rtt_every_5_s_at_half_the_bdp() {
+    // One flow, 1000-packet buffer, 40 s, cwnd sampled every 10 ms. BBRv1 drops cwnd to
+    // 4 packets every 10 s (tests/bbr.rs); BBRv3 to max(0.5 BDP, 4): measured 38-39
+    // packets (BDP 75) at 5.07, 10.36, 15.66, 20.96, 26.26, 31.55, 36.85 s — every 5 s of
+    // the RTT minimum's window plus ProbeRTT's 200 ms and round trip (5.29-5.30 s).
+    let mut text = scenario(&["bbr3"], 1000, 0.0, 1, 40);
+    text += "[monitor]\ninterval = \"10ms\"\nflows = [\"f0\"]\n";
+    let r = run(&text);
+    let cwnd = common::series(&r, "f0", "cwnd");
+    let dips: Vec<(f64, f64)> = cwnd.windows(2).filter(|w| w[1].0 > 2.0 && w[1].1 < 0.7 * w[0].1).map(|w| (w[1].0, w[1].1)).collect();
+    eprintln!("ProbeRTT dips {dips:?}");
+    assert!((6..=8).contains(&dips.len()), "{dips:?}");
+    for w in dips.windows(2) {
+        assert!((5.0..=5.6).contains(&(w[1].0 - w[0].0)), "interval {} s: {dips:?}", w[1].0 - w[0].0);
+    }
+    for &(_, c) in &dips {
+        assert!((0.4 * 75.0..=0.6 * 75.0).contains(&c), "ProbeRTT cwnd {c}");
+    }
+}
