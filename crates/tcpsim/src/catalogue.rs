@@ -23,7 +23,7 @@ use crate::tcp::recovery::{self, RecoveryModel};
 pub static SOURCES: &[&SourceModel] = &[&tcp::MODEL, &cbr::MODEL, &tfrc::MODEL];
 
 /// Window controls: a TCP flow's `cc`.
-pub static CONGESTION_CONTROLS: &[&CcModel] = &[&cc::reno::MODEL, &cc::reno_gamma::MODEL, &cc::vegas::MODEL, &cc::quick_vegas::MODEL, &cc::fast::MODEL, &cc::new_vegas::MODEL, &cc::vegas_a::MODEL, &cc::vegas_plus::MODEL, &cc::cubic::MODEL, &cc::bbr::MODEL];
+pub static CONGESTION_CONTROLS: &[&CcModel] = &[&cc::reno::MODEL, &cc::reno_gamma::MODEL, &cc::vegas::MODEL, &cc::quick_vegas::MODEL, &cc::fast::MODEL, &cc::new_vegas::MODEL, &cc::vegas_a::MODEL, &cc::vegas_plus::MODEL, &cc::cubic::MODEL, &cc::bbr::MODEL, &cc::bbr3::MODEL];
 
 /// Loss recoveries: a TCP flow's `recovery`.
 pub static RECOVERIES: &[&RecoveryModel] = &[

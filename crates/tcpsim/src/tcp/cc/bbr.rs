@@ -231,23 +231,9 @@ impl Bbr {
         (self.btl_bw() * self.min_rtt_s * gain).ceil()
     }
 
-    /// Send quantum, packets, at the current pacing rate (Linux's TSO autosizing as ns-3
-    /// sets its send quantum, in packets of `segment_bytes` on the wire).
-    fn send_quantum(&self, segment_bytes: u32) -> f64 {
-        let rate = self.pacing_rate_bps;
-        if rate < 1.2e6 {
-            1.0
-        } else if rate < 24e6 {
-            2.0
-        } else {
-            let per_ms = (rate / 8.0 / 1000.0 / segment_bytes as f64).floor();
-            per_ms.min((64 * 1024 / segment_bytes) as f64).max(1.0)
-        }
-    }
-
     /// The cwnd target for `gain` (Linux `bbr_bdp` + `bbr_quantization_budget`).
     pub fn cwnd_target(&self, gain: f64, segment_bytes: u32) -> f64 {
-        let mut target = self.bdp(gain) + 3.0 * self.send_quantum(segment_bytes);
+        let mut target = self.bdp(gain) + 3.0 * send_quantum(self.pacing_rate_bps, segment_bytes);
         target = 2.0 * (target / 2.0).ceil();
         if self.mode == Mode::ProbeBw && self.cycle_index == 0 {
             target += 2.0;
@@ -476,6 +462,19 @@ impl Bbr {
         } else {
             self.prior_cwnd = self.prior_cwnd.max(cwnd);
         }
+    }
+}
+
+/// Send quantum, packets, at pacing rate `rate_bps` (Linux's TSO autosizing as ns-3 sets
+/// its send quantum, in packets of `segment_bytes` on the wire); BBRv3 budgets the same.
+pub(crate) fn send_quantum(rate_bps: f64, segment_bytes: u32) -> f64 {
+    if rate_bps < 1.2e6 {
+        1.0
+    } else if rate_bps < 24e6 {
+        2.0
+    } else {
+        let per_ms = (rate_bps / 8.0 / 1000.0 / segment_bytes as f64).floor();
+        per_ms.min((64 * 1024 / segment_bytes) as f64).max(1.0)
     }
 }
 

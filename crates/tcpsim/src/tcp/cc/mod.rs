@@ -13,6 +13,7 @@
 //! list. `docs/architecture.md` walks through an example.
 
 pub mod bbr;
+pub mod bbr3;
 pub mod cubic;
 pub mod fast;
 pub mod new_vegas;

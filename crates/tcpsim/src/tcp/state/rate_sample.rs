@@ -108,6 +108,10 @@ pub struct RateSampler {
     /// Duplicate ACKs without SACK counted as one delivered packet each, not yet taken
     /// back by a cumulative advance (Linux `sacked_out` of a Reno connection).
     duplicate_credits: i64,
+    /// The receiver has sent SACK blocks: its duplicate ACKs without blocks repeat a
+    /// packet it already had (a spurious retransmission), not a new arrival, so they
+    /// deliver nothing (Linux counts Reno-style credits only `if (!tcp_is_sack(tp))`).
+    peer_sacks: bool,
     /// Smallest RTT of any sample, seconds (the draft's C.min_rtt check).
     min_rtt_s: f64,
     /// The sender's retransmission count at the previous sample.
@@ -202,6 +206,7 @@ impl RateSampler {
         let prior_in_flight = self.in_network;
         let delivered_before = self.delivered;
         let mut newest: Option<Newest> = None;
+        self.peer_sacks |= !info.sack.is_empty();
         for &(first, last) in info.sack.as_slice() {
             for seq in first.max(info.ack + 1)..=last {
                 self.deliver(seq, now, &mut newest);
@@ -216,7 +221,7 @@ impl RateSampler {
             }
             self.take_back_duplicate_credits(info.ack - old_ack, cumulative);
             self.forget_below(info.ack + 1);
-        } else if info.ack == old_ack && info.sack.is_empty() && self.in_network > 0 {
+        } else if info.ack == old_ack && info.sack.is_empty() && !self.peer_sacks && self.in_network > 0 {
             // Linux tcp_add_reno_sack: a duplicate ACK without SACK delivered one packet
             // (which one is unknown, so it gives no rate).
             self.duplicate_credits += 1;
