@@ -48,16 +48,17 @@ CC_CASES = {
     "rtt_fairness": {"cubic": None, "reno": "reno"},
     "bbr_loss": {"bbr": "bbr", "cubic": None},
     "bbr_deep_buffer": {"bbr": "bbr", "cubic": None},
-    "bbr_vs_cubic": {"bbr": "bbr"},
+    "bbr_vs_cubic": {"bbr": "bbr", "bbr3": "bbr3"},
 }
 
 #: Where each algorithm's checks come from.
 SOURCES = {"codel": ("RFC 8289",), "pie": ("RFC 8033",), "fq_codel": ("RFC 8290",),
-           "cubic": ("RFC 9438", "Ha, Rhee and Xu"), "bbr": ("Cardwell et al.", "Hock, Bless and Zitterbart")}
+           "cubic": ("RFC 9438", "Ha, Rhee and Xu"), "bbr": ("Cardwell et al.", "Hock, Bless and Zitterbart"),
+           "bbr3": ("draft-ietf-ccwg-bbr",)}
 #: The experiments whose checks each algorithm's part of numbers.toml rests on.
 EXPERIMENTS_OF = {"codel": ("codel",), "pie": ("pie",), "fq_codel": ("fq_codel",),
                   "cubic": ("cubic_window", "rtt_fairness"),
-                  "bbr": ("bbr_loss", "bbr_deep_buffer", "bbr_vs_cubic")}
+                  "bbr": ("bbr_loss", "bbr_deep_buffer", "bbr_vs_cubic"), "bbr3": ("bbr_vs_cubic",)}
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +198,7 @@ def test_the_cubic_and_bbr_runs_use_the_linux_profile_and_differ_only_in_the_fir
     assert seen == set(CC_CASES)
     doc = load_document("modern")
     vs = next(e for e in doc.experiments if e.name == "bbr_vs_cubic")
-    assert [c.set for c in vs.cases] == [{"flow[0].cc": "bbr"}]
+    assert [c.set for c in vs.cases] == [{"flow[0].cc": "bbr"}, {"flow[0].cc": "bbr3"}]
     assert vs.axis_values == ["42p", "85p", "169p", "677p"], "0.5, 1, 2 and 8 BDP of 84.6 packets"
     loss = next(e for e in doc.experiments if e.name == "bbr_loss")
     assert loss.axis_values == [0, 0.001, 0.01, 0.02, 0.05]
