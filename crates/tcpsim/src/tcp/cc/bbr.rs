@@ -495,6 +495,12 @@ impl CongestionControl for Bbr {
         true
     }
 
+    /// BBR is a `cong_control` module: its cwnd holds in recovery too (packet
+    /// conservation, then its model), not PRR's.
+    fn sets_window_in_recovery(&self) -> bool {
+        true
+    }
+
     /// Every ACK (duplicates too) carries a rate sample: BBR's whole update, before the
     /// loss recovery sends what the new cwnd allows.
     fn on_any_ack(&mut self, view: &mut CcView, ack: &AckEvent) {

@@ -898,6 +898,12 @@ impl CongestionControl for Bbr3 {
         true
     }
 
+    /// BBR is a `cong_control` module: its cwnd holds in recovery too (packet
+    /// conservation, then its model), not PRR's.
+    fn sets_window_in_recovery(&self) -> bool {
+        true
+    }
+
     fn on_any_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
         if let Some(rs) = view.rate_sample().copied() {
             self.on_sample(view, &rs, ack);

@@ -322,6 +322,15 @@ pub trait CongestionControl {
         false
     }
 
+    /// The algorithm sets cwnd itself on every ACK, during loss recovery too (Linux's
+    /// `cong_control` hook, which BBR has): a loss recovery that shapes the window on its
+    /// own (PRR's proportional reduction and its cwnd = ssthresh at the end) leaves cwnd
+    /// to it and only decides what is sent, as Linux's `tcp_cong_control` and
+    /// `tcp_end_cwnd_reduction` skip their reduction for such a module.
+    fn sets_window_in_recovery(&self) -> bool {
+        false
+    }
+
     /// Every ACK, before loss recovery handles it (duplicates and partial ACKs too): the
     /// place for per-ACK RTT measurements.
     fn on_any_ack(&mut self, _view: &mut CcView, _ack: &AckEvent) {}

@@ -44,6 +44,10 @@
 //!   retransmitted, else a new packet within the advertised window; prr_out + 1 each.
 //! Recovery end: the cumulative ACK reaches `recover`: cwnd ← ssthresh (RFC 6937 §3,
 //!   Linux `tcp_end_cwnd_reduction`); the window does not grow on that ACK.
+//! A window control that sets cwnd itself in recovery (`sets_window_in_recovery`: BBR,
+//!   Linux's `cong_control` modules) keeps it: PRR then neither computes cwnd on an ACK
+//!   nor sets it to ssthresh at the end, and only sends what that cwnd allows, as
+//!   Linux's `tcp_cong_control` and `tcp_end_cwnd_reduction` leave such a module alone.
 //! Timeout: as every variant (ns-2 `timeout`: ssthresh from the congestion control,
 //!   cwnd 1, back off, go back to the first unacknowledged packet); the scoreboard is
 //!   cleared, and until the ACK passes the `recover` point of the timeout SACK blocks
@@ -254,7 +258,9 @@ impl Prr {
     fn end_recovery(&mut self, s: &mut TcpState, cc: &mut dyn CongestionControl, info: &AckInfo, now: SimTime) {
         self.in_recovery = false;
         s.new_ack(info.ack, info.ece, now);
-        s.window.cwnd = s.window.ssthresh;
+        if !cc.sets_window_in_recovery() {
+            s.window.cwnd = s.window.ssthresh;
+        }
         s.exit_recovery(cc, now);
     }
 }
@@ -330,7 +336,9 @@ impl Prr {
             self.enter_recovery(s, cc, now);
         }
         if self.in_recovery {
-            self.proportional_window(s, delivered);
+            if !cc.sets_window_in_recovery() {
+                self.proportional_window(s, delivered);
+            }
             self.send_while_pipe_below_cwnd(s, now);
         }
     }
@@ -417,7 +425,9 @@ impl LossRecovery for Prr {
             self.enter_recovery(s, cc, now);
         }
         if self.in_recovery {
-            self.proportional_window(s, delivered);
+            if !cc.sets_window_in_recovery() {
+                self.proportional_window(s, delivered);
+            }
             self.send_while_pipe_below_cwnd(s, now);
         } else if self.scoreboard.sacked_count() > 0 {
             // Disorder: SACKed packets have left the network; new data within cwnd.

@@ -119,6 +119,50 @@ fn cwnd_falls_gradually_instead_of_halving_at_once() {
     assert_eq!(p.cwnd(), 18.0);
 }
 
+/// A window control that holds cwnd at 20 packets and says it sets the window in
+/// recovery itself (as BBR does, Linux's `cong_control` modules).
+struct HoldsTwenty;
+
+impl crate::tcp::cc::CongestionControl for HoldsTwenty {
+    fn name(&self) -> &'static str {
+        "holds_twenty"
+    }
+    fn on_ack(&mut self, view: &mut crate::tcp::cc::CcView, _ack: &crate::tcp::cc::AckEvent) {
+        view.set_cwnd(20.0);
+    }
+    fn reduced_window(&mut self, view: &crate::tcp::cc::CcView, _flight_window: f64) -> f64 {
+        view.cwnd()
+    }
+    fn sets_window_in_recovery(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_window_control_that_sets_cwnd_in_recovery_keeps_it_and_prr_only_sends() {
+    // Linux's tcp_cong_control: a cong_control module (BBR) sets cwnd on every ACK and
+    // PRR's reduction is skipped; at the end, tcp_end_cwnd_reduction leaves it too.
+    let params = TcpParams { syn: false, initial_window: 20.0, initial_ssthresh: Some(1000.0), max_window: 1000, ..TcpParams::default() };
+    let mut sender = TcpSender::new(params, Box::new(Prr::new(Bound::SlowStart)), Box::new(HoldsTwenty), 0.0);
+    sender.start(0);
+    let mut p = Path { sender, receiver: TcpReceiver::new(Box::new(EveryPacket), 3), now: 0 };
+    p.take();
+    p.deliver(0);
+    for seq in 2..=4 {
+        p.deliver(seq);
+    }
+    assert_eq!(p.sender.state.stats.fast_retransmits, 1, "recovery started");
+    assert_eq!(p.cwnd(), 20.0, "PRR's pipe + sndcnt (19) not applied");
+    // Every delivery in recovery releases one packet: pipe stays at cwnd = 20.
+    assert_eq!(p.deliver(5).len(), 1);
+    assert_eq!(p.cwnd(), 20.0);
+    for seq in 6..=22 {
+        p.deliver(seq);
+    }
+    p.deliver(1);
+    assert_eq!(p.cwnd(), 20.0, "not set to ssthresh at the end of recovery");
+}
+
 // ------------------------------------------------------------ many losses: the bounds
 //
 // Packets 1..=14 of 1..=20 lost. The SACKs of 15 and 16 release 21 and 22; the SACK of 17
