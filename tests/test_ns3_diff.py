@@ -23,7 +23,7 @@ CUBIC           two CUBIC flows (ns-3 TcpCubic, HyStart off; tcpsim cubic, stand
                 fast retransmits 45 %, and flow 1's window shape: mean epoch 25 %,
                 median regain time / K ±0.3.
 BBR             four BBRv1 flows (ns-3 TcpBbr, pacing on) over a 1000-packet drop-tail:
-                goodput 2 %, mean wait 20 %, p95 wait 45 %, arrivals 2 %, gain-cycle
+                goodput 2 %, each flow's 35 %, mean wait 20 %, p95 wait 45 %, arrivals 2 %, gain-cycle
                 period 15 %, ProbeRTT interval 5 %.
 
 ns-3 missing (the Python package ``ns3``, the ``validation`` extra): skipped locally,

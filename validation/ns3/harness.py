@@ -505,6 +505,8 @@ _CUBIC_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.02),
 # goodput +0.39 %, mean wait −14.5 %, p95 wait −37.8 %, arrivals −0.25 %, gain-cycle
 # period −9.1 %, ProbeRTT interval −1.25 % where no flow times out)
 _BBR_TOLERANCES = (Tolerance("goodput_bps", "rel", 0.02),
+                   # each flow: −28.9 % at most in the case, +28.7 % in the 37 ms variant
+                   Tolerance("flow_goodput_bps", "rel", 0.35),
                    Tolerance("wait_mean_s", "rel", 0.20),
                    Tolerance("wait_p95_s", "rel", 0.45),
                    Tolerance("bottleneck_arrivals", "rel", 0.02),
@@ -584,8 +586,8 @@ CASES: dict[str, Case] = {
                                     ("ns3::TcpBbr::ProbeRttDuration", "200ms"),
                                     ("ns3::TcpBbr::Stream", "4")),
                 trace_control=True,
-                why="flow shares printed, not checked: BBRv1 flows of different RTTs share "
-                    "unevenly on both sides (README)"),
+                why="each flow's goodput within 35 %: BBRv1 flows of different RTTs share "
+                    "unevenly on both sides, the same way (README)"),
 }
 
 
