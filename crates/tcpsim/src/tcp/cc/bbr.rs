@@ -52,12 +52,14 @@
 //! update (`is_ack_delayed`).
 
 mod filter;
+mod window;
 #[cfg(test)]
 mod tests;
 
 pub use filter::WindowedMax;
 
 use super::{AckEvent, CcHooks, CcModel, CcView, CongestionControl, RateSample};
+pub(crate) use window::{BbrWindow, CWND_WITHOUT_RTT};
 use crate::engine::time::{self, SimTime};
 use crate::model::{no_check, Family, ModelConfig, ModelSpec, Param, ParamType as T, Relations, Value as V};
 
@@ -89,8 +91,6 @@ pub static MODEL: CcModel = CcModel { spec: &SPEC, build: |c| Box::new(Bbr::from
 pub const PROBE_BW_GAINS: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
 /// ProbeBW's phase that drains the queue the 1.25 phase built; never the first phase.
 const DRAIN_PHASE: usize = 1;
-/// cwnd before the first RTT sample (Linux `TCP_INIT_CWND`).
-const CWND_WITHOUT_RTT: f64 = 10.0;
 
 /// BBR's parameters, as the spec declares them.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,13 +158,12 @@ pub struct Bbr {
     /// and whether a round trip has passed since.
     probe_rtt_done_stamp: Option<SimTime>,
     probe_rtt_round_done: bool,
-    /// First round of a fast recovery: send no more than is delivered.
-    packet_conservation: bool,
+    /// Packet conservation in recovery and the cwnd saved before it, a timeout or
+    /// ProbeRTT.
+    pub(crate) window: BbrWindow,
     /// The timeout's loss state, until the cumulative ACK reaches `loss_high`.
     in_loss: bool,
     loss_high: i64,
-    /// cwnd before recovery, a timeout or ProbeRTT, restored after (Linux `prior_cwnd`).
-    prior_cwnd: f64,
     /// Startup's full-pipe detection: the BtlBw that last grew by full_bw_growth, and
     /// the rounds since.
     full_bw: f64,
@@ -197,10 +196,9 @@ impl Bbr {
             min_rtt_stamp: 0,
             probe_rtt_done_stamp: None,
             probe_rtt_round_done: false,
-            packet_conservation: false,
+            window: BbrWindow::default(),
             in_loss: false,
             loss_high: 0,
-            prior_cwnd: 0.0,
             full_bw: 0.0,
             full_bw_count: 0,
             full_bw_reached: false,
@@ -255,7 +253,7 @@ impl Bbr {
         if self.in_loss && ack >= self.loss_high {
             // The timeout's loss state ends (Linux: TCP_CA_Loss → Open).
             self.in_loss = false;
-            view.set_cwnd(view.cwnd().max(self.prior_cwnd));
+            self.window.restore(view);
         }
         self.update_bw(view, rs);
         self.update_cycle_phase(view, rs);
@@ -277,7 +275,7 @@ impl Bbr {
             self.next_round_delivered = view.delivered();
             self.round_count += 1;
             self.round_start = true;
-            self.packet_conservation = false;
+            self.window.packet_conservation = false;
         }
         if !rs.is_app_limited || rate >= self.btl_bw() {
             self.bw.update(self.p.bw_window_rounds, self.round_count, rate);
@@ -382,7 +380,7 @@ impl Bbr {
                 }
                 if self.probe_rtt_round_done && now > done {
                     self.min_rtt_stamp = now;
-                    view.set_cwnd(view.cwnd().max(self.prior_cwnd));
+                    self.window.restore(view);
                     if self.full_bw_reached {
                         self.enter_probe_bw(view);
                     } else {
@@ -429,24 +427,8 @@ impl Bbr {
 
     /// §4.2.2, Linux `bbr_set_cwnd`.
     fn set_cwnd(&mut self, view: &mut CcView, rs: &RateSample, segment_bytes: u32) {
-        let acked = rs.newly_delivered as f64;
-        let mut cwnd = view.cwnd().floor();
-        if acked > 0.0 {
-            if rs.lost > 0 {
-                cwnd = (cwnd - rs.lost as f64).max(1.0);
-            }
-            if self.packet_conservation {
-                cwnd = cwnd.max(rs.in_flight as f64 + acked);
-            } else {
-                let target = self.cwnd_target(self.cwnd_gain, segment_bytes);
-                if self.full_bw_reached {
-                    cwnd = (cwnd + acked).min(target);
-                } else if cwnd < target || (view.delivered() as f64) < CWND_WITHOUT_RTT {
-                    cwnd += acked;
-                }
-                cwnd = cwnd.max(self.p.min_cwnd);
-            }
-        }
+        let target = self.cwnd_target(self.cwnd_gain, segment_bytes);
+        let mut cwnd = self.window.grown(view, rs, target, self.full_bw_reached, self.p.min_cwnd);
         if self.mode == Mode::ProbeRtt {
             cwnd = cwnd.min(self.p.min_cwnd);
         }
@@ -456,12 +438,8 @@ impl Bbr {
     /// Linux `bbr_save_cwnd`: remember cwnd before recovery, a timeout or ProbeRTT (in
     /// one of those already, keep the larger).
     fn save_cwnd(&mut self, view: &CcView) {
-        let cwnd = view.cwnd();
-        if !view.in_recovery() && !self.in_loss && self.mode != Mode::ProbeRtt {
-            self.prior_cwnd = cwnd;
-        } else {
-            self.prior_cwnd = self.prior_cwnd.max(cwnd);
-        }
+        let keeping = view.in_recovery() || self.in_loss || self.mode == Mode::ProbeRtt;
+        self.window.save(view.cwnd(), keeping);
     }
 }
 
@@ -521,15 +499,12 @@ impl CongestionControl for Bbr {
     /// Packet conservation for the first round of the recovery: cwnd = packets in the
     /// network + those this ACK delivered, and a new round starts now.
     fn on_recovery_start(&mut self, view: &mut CcView) {
-        self.packet_conservation = true;
         self.next_round_delivered = view.delivered();
-        let (in_network, delivered) = view.rate_sample().map_or((view.in_network(), 0), |rs| (rs.in_flight, rs.newly_delivered));
-        view.set_cwnd((in_network + delivered) as f64);
+        self.window.start_recovery(view);
     }
 
     fn on_recovery_end(&mut self, view: &mut CcView) {
-        self.packet_conservation = false;
-        view.set_cwnd(view.cwnd().max(self.prior_cwnd));
+        self.window.end_recovery(view);
     }
 
     /// Linux `bbr_set_state(TCP_CA_Loss)`: Startup's growth count starts over; cwnd (cut
@@ -538,6 +513,6 @@ impl CongestionControl for Bbr {
         self.in_loss = true;
         self.loss_high = view.maxseq();
         self.full_bw = 0.0;
-        self.packet_conservation = false;
+        self.window.packet_conservation = false;
     }
 }

@@ -63,7 +63,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::bbr::{send_quantum, WindowedMax};
+use super::bbr::{send_quantum, BbrWindow, WindowedMax, CWND_WITHOUT_RTT};
 use super::{AckEvent, CcHooks, CcModel, CcView, CongestionControl, RateSample};
 use crate::engine::time::{self, SimTime};
 use crate::model::{no_check, Family, ModelConfig, ModelSpec, Param, ParamType as T, Relations, Value as V};
@@ -108,8 +108,6 @@ pub static SPEC: ModelSpec = ModelSpec {
 
 pub static MODEL: CcModel = CcModel { spec: &SPEC, build: |c| Box::new(Bbr3::from_config(c)) };
 
-/// cwnd before the first RTT sample (BBR's InitialCwnd, Linux `TCP_INIT_CWND`).
-const CWND_WITHOUT_RTT: f64 = 10.0;
 /// `BBRRaiseInflightHiSlope` doubles the growth per round up to 2^30 packets.
 const MAX_PROBE_UP_ROUNDS: u32 = 30;
 
@@ -268,11 +266,11 @@ pub struct Bbr3 {
     pub(crate) cwnd_gain: f64,
     pacing_rate_bps: f64,
     has_seen_rtt: bool,
-    /// Loss recovery as BBRv1 (Linux keeps it in v3).
-    packet_conservation: bool,
+    /// Loss recovery as BBRv1 (Linux keeps it in v3): packet conservation and the cwnd
+    /// saved before recovery, a timeout or ProbeRTT.
+    window: BbrWindow,
     in_loss: bool,
     loss_high: i64,
-    prior_cwnd: f64,
     started: bool,
 }
 
@@ -321,10 +319,9 @@ impl Bbr3 {
             cwnd_gain,
             pacing_rate_bps: 0.0,
             has_seen_rtt: false,
-            packet_conservation: false,
+            window: BbrWindow::default(),
             in_loss: false,
             loss_high: 0,
-            prior_cwnd: 0.0,
             started: false,
         }
     }
@@ -392,7 +389,7 @@ impl Bbr3 {
         if self.in_loss && ack.info.ack >= self.loss_high {
             // The timeout's loss state ends (Linux: TCP_CA_Loss → Open).
             self.in_loss = false;
-            view.set_cwnd(view.cwnd().max(self.prior_cwnd));
+            self.window.restore(view);
         }
         self.update_latest_delivery_signals(view, rs, ack);
         self.update_congestion_signals(view, rs);
@@ -422,7 +419,7 @@ impl Bbr3 {
             self.round_count += 1;
             self.rounds_since_bw_probe += 1;
             self.round_start = true;
-            self.packet_conservation = false;
+            self.window.packet_conservation = false;
         }
         if let Some(rate) = rs.delivery_rate {
             self.bw_latest = self.bw_latest.max(rate);
@@ -781,7 +778,7 @@ impl Bbr3 {
                 }
                 if self.probe_rtt_round_done && now > done {
                     self.probe_rtt_min_stamp = now;
-                    view.set_cwnd(view.cwnd().max(self.prior_cwnd));
+                    self.window.restore(view);
                     self.reset_lower_bounds();
                     if self.filled_pipe {
                         self.start_probe_bw_down(view);
@@ -835,24 +832,8 @@ impl Bbr3 {
 
     /// `BBRSetCwnd` with `BBRBoundCwndForProbeRTT` and `BBRBoundCwndForModel`.
     fn set_cwnd(&mut self, view: &mut CcView, rs: &RateSample, segment_bytes: u32) {
-        let acked = rs.newly_delivered as f64;
-        let mut cwnd = view.cwnd().floor();
-        if acked > 0.0 {
-            if rs.lost > 0 {
-                cwnd = (cwnd - rs.lost as f64).max(1.0);
-            }
-            if self.packet_conservation {
-                cwnd = cwnd.max(rs.in_flight as f64 + acked);
-            } else {
-                let max_inflight = self.max_inflight(self.cwnd_gain, segment_bytes);
-                if self.filled_pipe {
-                    cwnd = (cwnd + acked).min(max_inflight);
-                } else if cwnd < max_inflight || (view.delivered() as f64) < CWND_WITHOUT_RTT {
-                    cwnd += acked;
-                }
-                cwnd = cwnd.max(self.p.min_cwnd);
-            }
-        }
+        let max_inflight = self.max_inflight(self.cwnd_gain, segment_bytes);
+        let mut cwnd = self.window.grown(view, rs, max_inflight, self.filled_pipe, self.p.min_cwnd);
         if self.state == State::ProbeRtt {
             cwnd = cwnd.min(self.probe_rtt_cwnd());
         }
@@ -872,12 +853,8 @@ impl Bbr3 {
 
     /// Linux `bbr_save_cwnd`: remember cwnd before recovery, a timeout or ProbeRTT.
     fn save_cwnd(&mut self, view: &CcView) {
-        let cwnd = view.cwnd();
-        if !view.in_recovery() && !self.in_loss && self.state != State::ProbeRtt {
-            self.prior_cwnd = cwnd;
-        } else {
-            self.prior_cwnd = self.prior_cwnd.max(cwnd);
-        }
+        let keeping = view.in_recovery() || self.in_loss || self.state == State::ProbeRtt;
+        self.window.save(view.cwnd(), keeping);
     }
 }
 
@@ -920,15 +897,12 @@ impl CongestionControl for Bbr3 {
     }
 
     fn on_recovery_start(&mut self, view: &mut CcView) {
-        self.packet_conservation = true;
         self.start_round(view);
-        let (in_network, delivered) = view.rate_sample().map_or((view.in_network(), 0), |rs| (rs.in_flight, rs.newly_delivered));
-        view.set_cwnd((in_network + delivered) as f64);
+        self.window.start_recovery(view);
     }
 
     fn on_recovery_end(&mut self, view: &mut CcView) {
-        self.packet_conservation = false;
-        view.set_cwnd(view.cwnd().max(self.prior_cwnd));
+        self.window.end_recovery(view);
     }
 
     /// A timeout: Startup's growth count starts over (Linux `bbr_set_state(TCP_CA_Loss)`),
@@ -938,6 +912,6 @@ impl CongestionControl for Bbr3 {
         self.loss_high = view.maxseq();
         self.full_bw = 0.0;
         self.full_bw_count = 0;
-        self.packet_conservation = false;
+        self.window.packet_conservation = false;
     }
 }

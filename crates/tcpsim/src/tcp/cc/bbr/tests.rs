@@ -274,7 +274,7 @@ fn probe_rtt_holds_four_packets_for_200_ms_and_a_round_then_restores_cwnd() {
     r.ack(10_101.0, 1, 1000.0, 100.0, 100, false);
     assert_eq!(r.bbr.mode, Mode::ProbeRtt);
     assert_eq!(r.cwnd(), 4.0);
-    assert_eq!(r.bbr.prior_cwnd, 206.0);
+    assert_eq!(r.bbr.window.prior_cwnd, 206.0);
     // The 200 ms start once at most 4 packets are in the network.
     r.ack(10_150.0, 1, 1000.0, 100.0, 6, false);
     assert_eq!(r.bbr.probe_rtt_done_stamp, None, "5 in the network");
@@ -310,7 +310,7 @@ fn loss_keeps_the_window_and_recovery_conserves_packets_for_a_round_then_restore
     r.s.window.cwnd = 206.0;
     let reduced = r.bbr.reduced_window(&CcView::new(&mut r.s, ms(t)), 206.0);
     assert_eq!(reduced, 206.0, "no multiplicative decrease");
-    assert_eq!(r.bbr.prior_cwnd, 206.0);
+    assert_eq!(r.bbr.window.prior_cwnd, 206.0);
     // The recovery starts on an ACK that delivered 1 packet with 150 left in the network.
     r.s.rate_sample = Some(RateSample { newly_delivered: 1, in_flight: 150, ..RateSample::default() });
     r.s.last_cwnd_action = crate::tcp::state::CwndAction::Dupack;
