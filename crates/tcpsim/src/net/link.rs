@@ -77,6 +77,9 @@ pub struct LinkDirection {
     pub owes_empty_dequeue: bool,
     /// The queue wants that call (`QueueDiscipline::observes_empty_dequeue`).
     pub empty_dequeue_matters: bool,
+    /// Packets up to this size skip the queue when it is empty and the transmitter free
+    /// (`QueueDiscipline::passes_when_empty`).
+    pub passes_when_empty: u32,
     /// Packets propagating: arrival time (non-decreasing), the tie-order place taken
     /// when the transmission started (ns-2 schedules the arrival then), packet.
     pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
@@ -95,6 +98,7 @@ impl LinkDirection {
             rate_bps,
             delay,
             empty_dequeue_matters: queue.observes_empty_dequeue(),
+            passes_when_empty: queue.passes_when_empty(),
             queue,
             busy_until: 0,
             done_seq: 0,

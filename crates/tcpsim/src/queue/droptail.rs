@@ -152,6 +152,16 @@ impl QueueDiscipline for DropTail {
         self.fifo.pop()
     }
 
+    fn passes_when_empty(&self) -> u32 {
+        // An empty FIFO takes a packet unless its limit cannot hold one (`would_overflow`
+        // with nothing queued); enqueue then dequeue change nothing.
+        match self.overflow_at {
+            Limit::Packets(n) if n >= 2 => u32::MAX,
+            Limit::Packets(_) => 0,
+            Limit::Bytes(b) => b.saturating_sub(1).min(u32::MAX as u64) as u32,
+        }
+    }
+
     fifo_queue_methods!();
 }
 
@@ -170,6 +180,32 @@ mod tests {
 
     fn deq(q: &mut DropTail) -> Option<PacketId> {
         q.dequeue(&mut QueueCtx::new(0, &mut Vec::new()))
+    }
+
+    #[test]
+    fn an_empty_queue_passes_exactly_the_packets_enqueue_would_take() {
+        let cases = [
+            (Limit::Packets(2), true, u32::MAX),
+            (Limit::Packets(1), false, u32::MAX),
+            (Limit::Bytes(1000), true, 999),
+            (Limit::Bytes(1000), false, 1000),
+        ];
+        for (limit, limit_includes_transmission, passes) in cases {
+            let params = DropTailParams { limit, limit_includes_transmission };
+            let q = DropTail::new(params.clone());
+            assert_eq!(q.passes_when_empty(), passes, "{params:?}");
+            // The promise the link relies on: up to that size, enqueue takes the packet and
+            // dequeue hands it back; one byte more is dropped.
+            for size in [1, 40, passes.min(5000)] {
+                let mut q = DropTail::new(params.clone());
+                assert_eq!(enq(&mut q, arrival(7, size)), Verdict::Queued, "{params:?} {size}");
+                assert_eq!(deq(&mut q), Some(7));
+            }
+            if passes < u32::MAX {
+                let mut q = DropTail::new(params.clone());
+                assert_eq!(enq(&mut q, arrival(7, passes + 1)), Verdict::Dropped(DropReason::Overflow), "{params:?}");
+            }
+        }
     }
 
     #[test]

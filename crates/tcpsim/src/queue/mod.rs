@@ -201,6 +201,14 @@ pub trait QueueDiscipline {
     fn observes_empty_dequeue(&self) -> bool {
         true
     }
+    /// The largest packet, in bytes, that arriving while the discipline holds nothing
+    /// and the transmitter is free is always accepted and taken at once, leaving the
+    /// discipline as it was: the link then passes it to the transmitter without calling
+    /// `enqueue` and `dequeue` (most packets on an uncongested access link). 0, the
+    /// default: every packet goes through both calls.
+    fn passes_when_empty(&self) -> u32 {
+        0
+    }
     /// Waiting packets (not counting the one being transmitted).
     fn len_packets(&self) -> usize;
     /// Waiting bytes.

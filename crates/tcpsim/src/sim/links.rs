@@ -21,6 +21,18 @@ impl Simulation<'_> {
         }
         let p = self.packets.get_mut(id);
         p.enqueued_at = now;
+        let l = &mut self.links[link as usize];
+        if l.stats.length_now == 0 && p.size <= l.passes_when_empty && l.idle(now) && !l.owes_empty_dequeue {
+            // The queue would take the packet and hand it straight back: only the
+            // counters change (the length was 1 for an instant).
+            l.stats.arrivals += 1;
+            l.stats.max_length = l.stats.max_length.max(1);
+            if self.tracer.is_some() {
+                self.trace(TraceOp::Enqueue, link, id);
+            }
+            self.transmit(link, id, 0);
+            return;
+        }
         let (flow, kind) = (p.flow, p.kind);
         let arrival = Arrival { id, size: p.size, ecn: p.ecn, flow, kind, source: p.source, rtt_hint: p.rtt_hint };
         // Disjoint fields: the queue of a link and the shared action buffer.
@@ -189,16 +201,25 @@ impl Simulation<'_> {
     /// empty (RED starts its idle period then).
     pub(super) fn start_transmission(&mut self, link: u32) {
         let now = self.now();
-        let end = self.scenario.duration;
         let l = &mut self.links[link as usize];
         l.account_length(now);
         let next = l.queue.dequeue(&mut QueueCtx::new(now, &mut self.queue_actions));
         if !self.queue_actions.is_empty() {
             self.apply_pending_queue_actions(link);
         }
+        let waiting = self.links[link as usize].note_length();
+        if let Some(id) = next {
+            self.transmit(link, id, waiting);
+        }
+    }
+
+    /// Puts packet `id`, just taken from the queue of link direction `link` with
+    /// `waiting` packets behind it, on the wire.
+    #[inline(always)]
+    fn transmit(&mut self, link: u32, id: PacketId, waiting: usize) {
+        let now = self.now();
+        let end = self.scenario.duration;
         let l = &mut self.links[link as usize];
-        let waiting = l.note_length();
-        let Some(id) = next else { return };
         let p = self.packets.get(id);
         l.stats.departures += 1;
         l.stats.sojourn_sum += (now - p.enqueued_at) as u128;
