@@ -21,7 +21,20 @@ pub fn to_secs(t: u64) -> f64 {
 /// Rounds a non-negative number of seconds to picoseconds.
 pub fn from_secs(s: f64) -> u64 {
     debug_assert!(s >= 0.0);
-    (s * PS_PER_S as f64).round() as u64
+    round_non_negative(s * PS_PER_S as f64)
+}
+
+/// `x.round() as u64` without the call into libm that `f64::round` is on the x86-64
+/// baseline (no rounding instruction): below 2^63 the fraction `x - trunc(x)` is exact, so
+/// comparing it with one half rounds half away from zero bit for bit as `round` does.
+#[inline]
+pub fn round_non_negative(x: f64) -> u64 {
+    if (0.0..9.2e18).contains(&x) {
+        let whole = x as u64;
+        whole + (x - whole as f64 >= 0.5) as u64
+    } else {
+        x.round() as u64
+    }
 }
 
 /// Time to serialize `bytes` at `rate_bps` bits per second, rounded to the nearest ps
@@ -44,6 +57,25 @@ mod tests {
     fn transmission_time_of_1040_bytes_at_1_5_mbps() {
         // 1040 B * 8 = 8320 bits; 8320 / 1.5e6 s = 5.546666... ms = 5_546_666_667 ps (rounded).
         assert_eq!(transmission_time(1040, 1_500_000), 5_546_666_667);
+    }
+
+    #[test]
+    fn rounding_without_libm_is_f64_round() {
+        let edges = [
+            0.0, 0.49999999999999994, 0.5, 0.5000000000000001, 1.5, 2.5, 1e-300,
+            4503599627370495.5, 4503599627370496.0, 9007199254740993.0, 9.1e18, 9.3e18, 1e30,
+            f64::INFINITY,
+        ];
+        let mut state = 0x9e3779b97f4a7c15u64;
+        let random = std::iter::from_fn(|| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            Some(f64::from_bits(state >> 2)) // non-negative, every exponent
+        });
+        for x in edges.into_iter().chain(random.take(100_000)) {
+            assert_eq!(round_non_negative(x), x.round() as u64, "{x:e}");
+        }
     }
 
     #[test]

@@ -65,7 +65,11 @@ pub struct LinkHead {
 pub struct LinkDirection {
     pub from: usize,
     pub to: usize,
+    /// Transmission rate, bits per second (change it with `set_rate`).
     pub rate_bps: u64,
+    /// The last packet size serialized and its transmission time at `rate_bps` (packets
+    /// of a flow mostly have one size: the division is done once per size change).
+    last_transmission: (u32, Dur),
     pub delay: Dur,
     pub queue: Box<dyn QueueDiscipline>,
     /// When the transmitter finishes its current packet.
@@ -96,6 +100,7 @@ impl LinkDirection {
             from,
             to,
             rate_bps,
+            last_transmission: (0, 0),
             delay,
             empty_dequeue_matters: queue.observes_empty_dequeue(),
             passes_when_empty: queue.passes_when_empty(),
@@ -108,6 +113,21 @@ impl LinkDirection {
             head: None,
             stats: LinkStats::default(),
         }
+    }
+
+    /// How long serializing `size` bytes takes (`time::transmission_time`).
+    #[inline]
+    pub fn transmission_time(&mut self, size: u32) -> Dur {
+        if self.last_transmission.0 != size {
+            self.last_transmission = (size, crate::engine::time::transmission_time(size as u64, self.rate_bps));
+        }
+        self.last_transmission.1
+    }
+
+    /// Changes the transmission rate (a link change of the scenario).
+    pub fn set_rate(&mut self, rate_bps: u64) {
+        self.rate_bps = rate_bps;
+        self.last_transmission = (0, 0);
     }
 
     /// The transmitter is free and nothing is scheduled to take the next packet.
@@ -134,5 +154,23 @@ impl LinkDirection {
         s.length_now = self.queue.len_packets() as u32;
         s.max_length = s.max_length.max(s.length_now);
         s.length_now as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::droptail::DropTail;
+
+    #[test]
+    fn transmission_time_follows_size_and_rate_changes() {
+        let queue = Box::new(DropTail::new(Default::default()));
+        let mut l = LinkDirection::new(0, 1, 1_500_000, 0, queue);
+        assert_eq!(l.transmission_time(1040), 5_546_666_667);
+        assert_eq!(l.transmission_time(40), crate::engine::time::transmission_time(40, 1_500_000));
+        assert_eq!(l.transmission_time(1040), 5_546_666_667);
+        l.set_rate(3_000_000);
+        assert_eq!(l.transmission_time(1040), 2_773_333_333);
+        assert_eq!(l.transmission_time(0), 0);
     }
 }

@@ -204,7 +204,10 @@ impl RedCore {
         }
         self.vars.idle = false;
         let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
-        let idle_slots = (self.packets_per_second * idle_time).floor();
+        let slots = self.packets_per_second * idle_time;
+        // `floor` without the libm call it is on the x86-64 baseline: truncation is floor
+        // for non-negative values, exact below 2^63 (integers from 2^53 on).
+        let idle_slots = if (0.0..9.2e18).contains(&slots) { slots as u64 as f64 } else { slots.floor() };
         if idle_slots > 0.0 {
             let decay = if idle_slots < IDLE_DECAY_STEPS as f64 {
                 self.idle_decay[idle_slots as usize]

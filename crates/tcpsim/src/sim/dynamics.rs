@@ -38,7 +38,7 @@ impl Simulation<'_> {
         for &link in &event.directions {
             let l = &mut self.links[link as usize];
             match event.change {
-                LinkChange::Rate(rate_bps) => l.rate_bps = rate_bps,
+                LinkChange::Rate(rate_bps) => l.set_rate(rate_bps),
                 LinkChange::Delay(delay) => {
                     if delay < l.delay {
                         self.hold_in_flight(link);

@@ -2,7 +2,6 @@
 //! transmissions, arrivals, forwarding along the route, and putting new packets on it.
 
 use crate::engine::packet::{SACK_BLOCK_BYTES, TCP_CWR, TCP_ECE};
-use crate::engine::time;
 use crate::engine::{Ecn, EventKind, Packet, PacketId, PacketKind};
 use crate::monitor::trace::TraceOp;
 use crate::net::error::Transmission;
@@ -224,7 +223,7 @@ impl Simulation<'_> {
         l.stats.departures += 1;
         l.stats.sojourn_sum += (now - p.enqueued_at) as u128;
         l.stats.bytes_sent += p.size as u64;
-        let done = now.saturating_add(time::transmission_time(p.size as u64, l.rate_bps));
+        let done = now.saturating_add(l.transmission_time(p.size));
         l.stats.busy_time += done.min(end).saturating_sub(now);
         l.busy_until = done;
         // The packet reaches the far end after serialization and propagation. ns-2's
@@ -235,12 +234,7 @@ impl Simulation<'_> {
         let arrival_seq = self.sched.reserve();
         l.done_seq = self.sched.reserve();
         l.in_flight.push_back((arrival, arrival_seq, id));
-        let first_in_flight = l.in_flight.len() == 1;
-        if self.tracer.is_some() {
-            self.trace(TraceOp::Dequeue, link, id);
-        }
-        let l = &mut self.links[link as usize];
-        if first_in_flight {
+        if l.in_flight.len() == 1 {
             self.sched.schedule_reserved(arrival, arrival_seq, EventKind::Arrive { link });
         }
         if waiting > 0 {
@@ -248,6 +242,11 @@ impl Simulation<'_> {
             self.sched.schedule_reserved(done, l.done_seq, EventKind::TransmitDone { link });
         } else if l.empty_dequeue_matters {
             l.owes_empty_dequeue = true;
+        }
+        // Last, so the link is borrowed once (the trace line does not depend on the
+        // events just scheduled).
+        if self.tracer.is_some() {
+            self.trace(TraceOp::Dequeue, link, id);
         }
     }
 
