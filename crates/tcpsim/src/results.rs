@@ -26,13 +26,19 @@ impl Column {
         self.len() == 0
     }
 
-    /// One cell as CSV text (unquoted: the CSV writer quotes what needs it).
-    fn cell(&self, row: usize) -> String {
+    /// Writes one cell as CSV text (unquoted: the CSV writer quotes what needs it),
+    /// formatting numbers in `text`, a buffer reused from cell to cell (a large run's
+    /// tables have millions of cells).
+    fn write_cell<W: std::io::Write>(&self, row: usize, text: &mut String, w: &mut csv::Writer<W>) -> csv::Result<()> {
+        use std::fmt::Write;
+        text.clear();
         match self {
-            Column::F64(v) => format_f64(v[row]),
-            Column::I64(v) => v[row].to_string(),
-            Column::Str(v) => v[row].clone(),
+            Column::F64(v) if v[row].is_finite() => write!(text, "{}", v[row]).expect("formatting into a String"),
+            Column::F64(_) => {}
+            Column::I64(v) => write!(text, "{}", v[row]).expect("formatting into a String"),
+            Column::Str(v) => return w.write_field(&v[row]),
         }
+        w.write_field(text.as_bytes())
     }
 }
 
@@ -66,8 +72,12 @@ impl Table {
     pub fn write_csv<W: std::io::Write>(&self, out: W) -> csv::Result<()> {
         let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out);
         w.write_record(self.columns.iter().map(|(n, _)| n.as_str()))?;
+        let mut text = String::new();
         for row in 0..self.rows() {
-            w.write_record(self.columns.iter().map(|(_, c)| c.cell(row)))?;
+            for (_, column) in &self.columns {
+                column.write_cell(row, &mut text, &mut w)?;
+            }
+            w.write_record(None::<&[u8]>)?;
         }
         w.flush()?;
         Ok(())
@@ -78,14 +88,6 @@ impl Table {
         let mut out = Vec::new();
         self.write_csv(&mut out).expect("writing to memory");
         String::from_utf8(out).expect("the cells are UTF-8")
-    }
-}
-
-fn format_f64(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        String::new()
     }
 }
 
