@@ -61,6 +61,7 @@ import os
 import platform
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -272,8 +273,9 @@ def run_sweep(sweep: Sweep, values: tuple[float, ...], network: Callable[[float]
 FLOOR_PENDING = (64, 128, 256, 1024, 16384)
 
 
-def measure_floor(work: Path, events: int, quick: bool) -> dict:
-    """ns per event of bench/event_floor.rs for several heap sizes, and of B1 in tcpsim."""
+def measure_floor(work: Path, events: int, reps: int, quick: bool) -> dict:
+    """CPU ns per event of bench/event_floor.rs for several heap sizes and of B1 in tcpsim,
+    alternated `reps` times (each medians over the repetitions: the machine is shared)."""
     rustc = shutil.which("rustc")
     if rustc is None:
         return {"status": "not measured: rustc not found"}
@@ -282,19 +284,30 @@ def measure_floor(work: Path, events: int, quick: bool) -> dict:
                             str(EVENT_FLOOR_RS)], capture_output=True, text=True)
     if build.returncode != 0:
         return {"status": f"not measured: rustc failed: {build.stderr[-300:]}"}
-    loops = []
-    for pending in (FLOOR_PENDING[:2] if quick else FLOOR_PENDING):
-        out = subprocess.run([str(exe), str(pending), str(events)], capture_output=True, text=True,
-                             check=True).stdout
-        kv = dict(re.findall(r"(\w+)=(\S+)", out))
-        loops.append({"pending": pending, "ns_per_event": float(kv["ns_per_event"]),
-                      "events": int(kv["events"]), "packet_bytes": int(kv["packet_bytes"]),
-                      "event_bytes": int(kv["event_bytes"])})
-    b1 = measure_tcpsim(Network(B1, 16, 100e6, 1e9, 10.0 if quick else 60.0), work, "floor-b1")
-    result = {"status": "measured", "loops": loops, "b1": b1}
-    if b1["status"] == "measured":
-        result["b1_ns_per_event_cpu"] = b1["cpu_s"] * 1e9 / b1["events"]
-    return result
+    pendings = FLOOR_PENDING[:2] if quick else FLOOR_PENDING
+    loops: dict[int, list[dict]] = {n: [] for n in pendings}
+    b1_runs = []
+    b1 = Network(B1, 16, 100e6, 1e9, 10.0 if quick else 60.0)
+    for rep in range(reps):
+        for pending in pendings:
+            out = subprocess.run([str(exe), str(pending), str(events)], capture_output=True,
+                                 text=True, check=True).stdout
+            kv = dict(re.findall(r"(\w+)=(\S+)", out))
+            loops[pending].append({"ns_per_event": float(kv["ns_per_event"]), "events": int(kv["events"]),
+                                   "packet_bytes": int(kv["packet_bytes"]),
+                                   "event_bytes": int(kv["event_bytes"])})
+        run = measure_tcpsim(b1, work, f"floor-b1-{rep}")
+        if run["status"] != "measured":
+            return {"status": f"not measured: B1 {run['status']}"}
+        run["ns_per_event_cpu"] = run["cpu_s"] * 1e9 / run["events"]
+        b1_runs.append(run)
+    return {
+        "status": "measured", "reps": reps, "events_per_loop_run": events,
+        "loops": [{"pending": n, "ns_per_event": statistics.median(r["ns_per_event"] for r in runs),
+                   "runs": runs} for n, runs in loops.items()],
+        "b1_simulated_s": b1.seconds, "b1_runs": b1_runs,
+        "b1_ns_per_event_cpu": statistics.median(r["ns_per_event_cpu"] for r in b1_runs),
+    }
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -311,45 +324,71 @@ def write_csv(points: list[Point], path: Path) -> None:
             w.writerow({k: ("" if v is None else v) for k, v in row.items()})
 
 
-def plot_sweep(sweep: Sweep, points: list[Point], title: str, path: Path) -> None:
+def not_run_words(points: list[Point]) -> str:
+    """Why a simulator has no value at some points, for its legend entry."""
+    reasons = {"refused": "refused", "over budget": "over budget", "skipped": "skipped",
+               "failed": "failed"}
+    parts = []
+    for prefix, words in reasons.items():
+        xs = [p.x for p in points if p.status.startswith(prefix)]
+        if xs:
+            parts.append(f"{words} at " + ", ".join(f"{x:g}" for x in xs))
+    return "; ".join(parts)
+
+
+def plot_sweep(sweep: Sweep, points: list[Point], values: tuple[float, ...], title: str,
+               path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    panels = (("wall_s", "wall time (s)"), ("events", "events executed"),
-              ("peak_mib", "peak memory (MiB)"))
     from matplotlib.ticker import LogFormatterSciNotation
 
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4.4), constrained_layout=True)
+    panels = (("wall_s", "wall time (s)"), ("cpu_s", "CPU time, user + system (s)"),
+              ("events", "events executed"), ("peak_mib", "peak memory (MiB)"),
+              ("goodput_mbps", "goodput, all flows (Mb/s)"))
+    fig, axes = plt.subplots(2, 3, figsize=(14, 8), constrained_layout=True)
     fig.suptitle(title, fontsize=10)
     styles = {"tcpsim": dict(color="tab:blue", marker="o"), "ns2": dict(color="tab:red", marker="s")}
-    for ax, (field, label) in zip(axes, panels):
+    for ax, (field, label) in zip(axes.flat, panels):
         for sim, words in SIMULATORS.items():
             mine = [p for p in points if p.simulator == sim]
             if not mine:
                 continue
-            done = [p for p in mine if p.status == "measured" and getattr(p, field) is not None]
-            not_done = [p for p in mine if p.status != "measured"]
+            done = [p for p in mine if p.status == "measured" and getattr(p, field) is not None
+                    and getattr(p, field) > 0]
             name = words
             if field == "events" and sim == "ns2":
                 name += ": not available (ns-2 reports no event count)"
                 done = []
-            elif not_done:
-                name += " (not run at " + ", ".join(f"{p.x:g}" for p in not_done) + ")"
-            if done:
-                ax.plot([p.x for p in done], [getattr(p, field) for p in done], label=name,
-                        linewidth=1.5, markersize=6, **styles[sim])
-            else:
-                ax.plot([], [], label=name, **styles[sim])
+            elif not_run_words(mine):
+                name += f" ({not_run_words(mine)})"
+            ax.plot([p.x for p in done], [getattr(p, field) for p in done], label=name,
+                    linewidth=1.5, markersize=6, **styles[sim])
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.set_xlim(min(values) / 1.5, max(values) * 1.5)
         ax.set_xlabel(sweep.axis)
         ax.set_ylabel(label)
         ax.xaxis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=True))
         ax.grid(True, which="major", alpha=0.4)
         ax.grid(True, which="minor", alpha=0.15)
         ax.legend(fontsize=8)
-    fig.savefig(path, dpi=150)
+    # The sixth panel: what each simulator costs per simulated event (tcpsim only).
+    ax = axes.flat[5]
+    per_event = [p for p in points if p.simulator == "tcpsim" and p.status == "measured" and p.events
+                 and p.cpu_s]
+    ax.plot([p.x for p in per_event], [p.cpu_s * 1e9 / p.events for p in per_event],
+            label="tcpsim (whole run: setup, events, report)", linewidth=1.5, markersize=6,
+            **styles["tcpsim"])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(min(values) / 1.5, max(values) * 1.5)
+    ax.set_xlabel(sweep.axis)
+    ax.set_ylabel("CPU time per event (ns)")
+    ax.grid(True, which="major", alpha=0.4)
+    ax.grid(True, which="minor", alpha=0.15)
+    ax.legend(fontsize=8)
+    fig.savefig(path, dpi=130)
     plt.close(fig)
 
 
@@ -376,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="two small points per sweep (0.1-0.2 s simulated) and a short floor run")
     p.add_argument("--no-ns2", action="store_true", help="run tcpsim only")
     p.add_argument("--no-floor", action="store_true", help="do not measure the event-loop floor")
+    p.add_argument("--floor-reps", type=int, default=3,
+                   help="alternations of the floor loops and B1 (medians are reported; default 3)")
     p.add_argument("--budget", type=float, default=180.0,
                    help="wall seconds an ns-2 point may take before it is killed (default 180)")
     p.add_argument("--ns2-memory", type=float, default=8.0,
@@ -405,11 +446,12 @@ def main(argv: list[str] | None = None) -> int:
             values, network = (s.quick_values, s.quick_network) if a.quick else (s.values, s.network)
             points += run_sweep(s, values, network, measurers)
         floor = ({"status": "not measured (--no-floor)"} if a.no_floor
-                 else measure_floor(work, 1_000_000 if a.quick else 50_000_000, a.quick))
+                 else measure_floor(work, 1_000_000 if a.quick else 50_000_000,
+                                1 if a.quick else a.floor_reps, a.quick))
     if floor.get("status") == "measured":
         for loop in floor["loops"]:
             print(f"# floor: heap of {loop['pending']} pending events: {loop['ns_per_event']:.1f} ns/event")
-        print(f"# B1 in tcpsim: {floor.get('b1_ns_per_event_cpu', float('nan')):.1f} ns/event (CPU)")
+        print(f"# B1 in tcpsim: {floor['b1_ns_per_event_cpu']:.1f} ns/event (CPU)")
 
     record = {"started": started, "finished": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
               "commit": git_commit(), "machine": machine, "quick": a.quick,
@@ -422,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
         values, network = (s.quick_values, s.quick_network) if a.quick else (s.values, s.network)
         title = (f"{fixed_parameters(s, [network(x) for x in values])}; one run per point, "
                  f"{started[:10]}, commit {record['commit']}")
-        plot_sweep(s, [p for p in points if p.sweep == name], title, a.out / f"curves_{name}.png")
+        plot_sweep(s, [p for p in points if p.sweep == name], values, title, a.out / f"curves_{name}.png")
     print(f"# wrote {a.out}/curves.json, curves.csv, "
           + ", ".join(f"curves_{n}.png" for n in a.sweep))
     return 0 if all(not p.status.startswith("failed") for p in points) else 1
