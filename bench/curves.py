@@ -349,6 +349,21 @@ def plot_sweep(sweep: Sweep, points: list[Point], values: tuple[float, ...], tit
     fig, axes = plt.subplots(2, 3, figsize=(14, 8), constrained_layout=True)
     fig.suptitle(title, fontsize=10)
     styles = {"tcpsim": dict(color="tab:blue", marker="o"), "ns2": dict(color="tab:red", marker="s")}
+
+    def log_axes(ax, ylabel: str) -> None:
+        ax.set_xscale("log")
+        if ax.dataLim.ymax > 0 and any(len(line.get_ydata()) for line in ax.get_lines()):
+            ax.set_yscale("log")
+        else:  # e.g. CPU times below GNU time's 10 ms resolution in a quick run
+            ax.text(0.5, 0.5, "no value above zero", transform=ax.transAxes, ha="center")
+        ax.set_xlim(min(values) / 1.5, max(values) * 1.5)
+        ax.set_xlabel(sweep.axis)
+        ax.set_ylabel(ylabel)
+        ax.xaxis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=True))
+        ax.grid(True, which="major", alpha=0.4)
+        ax.grid(True, which="minor", alpha=0.15)
+        ax.legend(fontsize=8)
+
     for ax, (field, label) in zip(axes.flat, panels):
         for sim, words in SIMULATORS.items():
             mine = [p for p in points if p.simulator == sim]
@@ -364,15 +379,7 @@ def plot_sweep(sweep: Sweep, points: list[Point], values: tuple[float, ...], tit
                 name += f" ({not_run_words(mine)})"
             ax.plot([p.x for p in done], [getattr(p, field) for p in done], label=name,
                     linewidth=1.5, markersize=6, **styles[sim])
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlim(min(values) / 1.5, max(values) * 1.5)
-        ax.set_xlabel(sweep.axis)
-        ax.set_ylabel(label)
-        ax.xaxis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=True))
-        ax.grid(True, which="major", alpha=0.4)
-        ax.grid(True, which="minor", alpha=0.15)
-        ax.legend(fontsize=8)
+        log_axes(ax, label)
     # The sixth panel: what each simulator costs per simulated event (tcpsim only).
     ax = axes.flat[5]
     per_event = [p for p in points if p.simulator == "tcpsim" and p.status == "measured" and p.events
@@ -380,14 +387,7 @@ def plot_sweep(sweep: Sweep, points: list[Point], values: tuple[float, ...], tit
     ax.plot([p.x for p in per_event], [p.cpu_s * 1e9 / p.events for p in per_event],
             label="tcpsim (whole run: setup, events, report)", linewidth=1.5, markersize=6,
             **styles["tcpsim"])
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(min(values) / 1.5, max(values) * 1.5)
-    ax.set_xlabel(sweep.axis)
-    ax.set_ylabel("CPU time per event (ns)")
-    ax.grid(True, which="major", alpha=0.4)
-    ax.grid(True, which="minor", alpha=0.15)
-    ax.legend(fontsize=8)
+    log_axes(ax, "CPU time per event (ns)")
     fig.savefig(path, dpi=130)
     plt.close(fig)
 
