@@ -50,6 +50,7 @@ Usage (the figures need matplotlib: run it with the project's .venv):
     .venv/bin/python bench/curves.py                      # every sweep, ns-2 within budget
     .venv/bin/python bench/curves.py --sweep rate --budget 60
     .venv/bin/python bench/curves.py --quick --out /tmp/c # a tiny grid (tests use it)
+    .venv/bin/python bench/curves.py --replot             # the CSV and figures again from curves.json
 """
 
 from __future__ import annotations
@@ -209,11 +210,15 @@ def measure_tcpsim(net: Network, work: Path, tag: str) -> dict:
     out = work / tag
     # --max-memory: the default refuses runs estimated above 4 GiB; the 1e6-flow point
     # needs more, and the machine has it.
-    cmd = [str(tcpsim_binary()), str(scenario), "--out", str(out), "--quiet", "--max-memory", "64GiB"]
+    options = ["--quiet", "--max-memory", "64GiB"]
+    cmd = [str(tcpsim_binary()), str(scenario), "--out", str(out), *options]
     wall, cpu, rss_kb, code, so, se = run_measured(cmd, REPO, None)
-    result = {"wall_s": wall, "cpu_s": cpu, "peak_mib": rss_kb / 1024, "command": " ".join(cmd)}
+    # Recorded without this machine's folders: the record is published.
+    result = {"wall_s": wall, "cpu_s": cpu, "peak_mib": rss_kb / 1024,
+              "command": " ".join(["tcpsim-run", scenario.name, "--out", out.name, *options])}
     if code == 2:  # tcpsim-run's "usage or scenario error": a limit of today's loader
-        return {**result, "status": f"refused: {(se or so).strip()[-300:]}"}
+        message = (se or so).strip().replace(f"{work}/", "")
+        return {**result, "status": f"refused: {message[-300:]}"}
     if code != 0:
         return {**result, "status": f"failed: exit {code}: {(se or so).strip()[-300:]}"}
     summary = json.loads((out / "summary.json").read_text())
@@ -422,7 +427,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ns2-memory", type=float, default=8.0,
                    help="GiB of address space an ns-2 run may take (default 8)")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the files written")
+    p.add_argument("--replot", action="store_true",
+                   help="run nothing: write curves.csv and the figures again from --out's curves.json")
     a = p.parse_args(argv)
+    if a.replot:
+        record = json.loads((a.out / "curves.json").read_text())
+        write_outputs(record, [Point(**p) for p in record["points"]], a.out)
+        return 0
 
     ns = None if a.no_ns2 else (os.environ.get("NS2") or shutil.which("ns"))
     if not a.no_ns2 and ns is None:
@@ -458,16 +469,24 @@ def main(argv: list[str] | None = None) -> int:
               "ns2_budget_s": a.budget, "ns2_memory_gib": a.ns2_memory,
               "points": [asdict(p) for p in points], "floor": floor}
     (a.out / "curves.json").write_text(json.dumps(record, indent=1) + "\n")
-    write_csv(points, a.out / "curves.csv")
-    for name in a.sweep:
-        s = SWEEPS[name]
-        values, network = (s.quick_values, s.quick_network) if a.quick else (s.values, s.network)
-        title = (f"{fixed_parameters(s, [network(x) for x in values])}; one run per point, "
-                 f"{started[:10]}, commit {record['commit']}")
-        plot_sweep(s, [p for p in points if p.sweep == name], values, title, a.out / f"curves_{name}.png")
-    print(f"# wrote {a.out}/curves.json, curves.csv, "
-          + ", ".join(f"curves_{n}.png" for n in a.sweep))
+    write_outputs(record, points, a.out)
     return 0 if all(not p.status.startswith("failed") for p in points) else 1
+
+
+def write_outputs(record: dict, points: list[Point], out: Path) -> None:
+    """curves.csv and one figure per sweep the record holds."""
+    write_csv(points, out / "curves.csv")
+    written = []
+    for name, s in SWEEPS.items():
+        mine = [p for p in points if p.sweep == name]
+        if not mine:
+            continue
+        values, network = (s.quick_values, s.quick_network) if record["quick"] else (s.values, s.network)
+        title = (f"{fixed_parameters(s, [network(x) for x in values])}; one run per point, "
+                 f"{record['started'][:10]}, commit {record['commit']}")
+        plot_sweep(s, mine, values, title, out / f"curves_{name}.png")
+        written.append(f"curves_{name}.png")
+    print(f"# wrote {out}/curves.json, curves.csv, " + ", ".join(written))
 
 
 if __name__ == "__main__":

@@ -37,12 +37,26 @@ def test_the_quick_grid_writes_the_table_the_record_and_one_figure_per_sweep(tmp
     assert all(r["simulator"] == "tcpsim" and r["status"] == "measured" for r in rows)
     assert all(int(r["events"]) > 0 and float(r["peak_mib"]) > 0 for r in rows)
 
+    # The record is published: commands name no folder of the machine that ran them.
+    assert all(r["command"].startswith("tcpsim-run ") and "/" not in r["command"] for r in rows)
+
     record = json.loads((out / "curves.json").read_text())
     assert len(record["points"]) == len(rows) and record["quick"] is True
     assert record["floor"]["status"].startswith("not measured")
     for name in curves.SWEEPS:
         png = (out / f"curves_{name}.png").read_bytes()
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+    # --replot draws the same files again from curves.json alone.
+    table = (out / "curves.csv").read_text()
+    for name in curves.SWEEPS:
+        (out / f"curves_{name}.png").unlink()
+    (out / "curves.csv").unlink()
+    replot = subprocess.run([sys.executable, str(REPO / "bench" / "curves.py"), "--replot", "--out", str(out)],
+                            capture_output=True, text=True)
+    assert replot.returncode == 0, replot.stderr[-2000:]
+    assert (out / "curves.csv").read_text() == table
+    assert all((out / f"curves_{name}.png").exists() for name in curves.SWEEPS)
 
 
 def test_a_points_scenario_is_the_benchmarks_with_the_swept_quantities_changed(tmp_path, tcpsim_run_bin):
