@@ -473,6 +473,43 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(not p.status.startswith("failed") for p in points) else 1
 
 
+POINT_WORDS = {
+    "flows": lambda x: {10: "10", 100: "100"}.get(x, f"10{'⁰¹²³⁴⁵⁶⁷⁸⁹'[len(str(int(x))) - 1]}"),
+    "rate": lambda x: rate_words(x, "b/s"),
+    "duration": lambda x: f"{x:g} s",
+}
+
+
+def markdown_table(points: list[Point]) -> str:
+    """The table of docs/performance.md's "Cost curves" section, from the measurements."""
+    def spaced(n: int) -> str:
+        return f"{n:,}".replace(",", " ")
+
+    def cell(p: Point | None) -> str:
+        if p is None:
+            return "not run"
+        if p.status == "measured":
+            return f"{p.wall_s:.2f} / {p.cpu_s:.2f} s, {p.peak_mib:.1f} MiB"
+        if p.status.startswith("over budget: killed after"):
+            return f"over budget (killed at {p.status.split('after ')[1]})"
+        return p.status.split(":")[0] + (" (see below)" if p.status.startswith("refused") else "")
+
+    def goodput(p: Point | None) -> str:
+        return "-" if p is None or p.goodput_mbps is None else f"{p.goodput_mbps:.1f}"
+
+    lines = ["| sweep | point | tcpsim wall / CPU, peak memory | tcpsim events | "
+             "ns-2.35 wall / CPU, peak memory | goodput Mb/s, tcpsim / ns-2 |",
+             "|---|---|---|---|---|---|"]
+    by = {(p.sweep, p.x, p.simulator): p for p in points}
+    for name in SWEEPS:
+        for x in sorted({p.x for p in points if p.sweep == name}):
+            t, n = by.get((name, x, "tcpsim")), by.get((name, x, "ns2"))
+            events = spaced(t.events) if t is not None and t.events is not None else "-"
+            both = "-" if goodput(t) == goodput(n) == "-" else f"{goodput(t)} / {goodput(n)}"
+            lines.append(f"| {name} | {POINT_WORDS[name](x)} | {cell(t)} | {events} | {cell(n)} | {both} |")
+    return "\n".join(lines)
+
+
 def write_outputs(record: dict, points: list[Point], out: Path) -> None:
     """curves.csv and one figure per sweep the record holds."""
     write_csv(points, out / "curves.csv")
@@ -487,6 +524,7 @@ def write_outputs(record: dict, points: list[Point], out: Path) -> None:
         plot_sweep(s, mine, values, title, out / f"curves_{name}.png")
         written.append(f"curves_{name}.png")
     print(f"# wrote {out}/curves.json, curves.csv, " + ", ".join(written))
+    print("\n" + markdown_table(points))
 
 
 if __name__ == "__main__":

@@ -111,3 +111,11 @@ def test_points_after_one_over_budget_are_recorded_as_skipped_and_not_run():
         p = by[("ns2", x)]
         assert p.status == "skipped: over budget at the smaller point 100"
         assert p.wall_s is None and p.cpu_s is None and p.peak_mib is None and p.events is None
+
+
+def test_the_documents_table_is_the_one_the_published_record_gives():
+    record = json.loads((REPO / "docs" / "performance" / "curves.json").read_text())
+    table = curves.markdown_table([curves.Point(**p) for p in record["points"]])
+    assert table in (REPO / "docs" / "performance.md").read_text(), \
+        "docs/performance.md's cost-curves table differs from docs/performance/curves.json: " \
+        "paste the table `bench/curves.py --replot` prints"
