@@ -9,7 +9,7 @@ twin bench/ns2/dumbbell.tcl), one quantity changed at a time:
     flows     B2's network (1 Gb/s bottleneck, 1 Gb/s access links), 10, 100, 1e3, 1e4,
               1e5 and 1e6 flows, 1 s of simulated time
     rate      B1's network (16 flows), bottleneck 10 Mb/s, 100 Mb/s, 1, 10 and 100 Gb/s,
-              1 s of simulated time
+              10 s of simulated time (B1's callgrind duration)
     duration  B1 itself (16 flows, 100 Mb/s), 1, 10 and 100 s of simulated time
 
 Rules the sweeps keep from the benchmarks, written here once:
@@ -115,7 +115,7 @@ SWEEPS = {
               lambda n: Network(B2, int(n), 1e9, 1e9, 1.0),
               (10, 100), lambda n: Network(B2, int(n), 1e9, 1e9, 0.2)),
         Sweep("rate", "bottleneck rate (b/s)", (10e6, 100e6, 1e9, 10e9, 100e9),
-              lambda r: Network(B1, 16, r, access_rate(r), 1.0),
+              lambda r: Network(B1, 16, r, access_rate(r), 10.0),
               (10e6, 100e6), lambda r: Network(B1, 16, r, access_rate(r), 0.2)),
         Sweep("duration", "simulated time (s)", (1, 10, 100),
               lambda s: Network(B1, 16, 100e6, 1e9, float(s)),
@@ -329,6 +329,12 @@ def write_csv(points: list[Point], path: Path) -> None:
             w.writerow({k: ("" if v is None else v) for k, v in row.items()})
 
 
+#: GNU time counts CPU time in 10 ms steps: a CPU time per event is drawn only from runs
+#: of at least ten steps.
+CPU_RESOLUTION_S = 0.01
+PER_EVENT_MIN_CPU_S = 10 * CPU_RESOLUTION_S
+
+
 def not_run_words(points: list[Point]) -> str:
     """Why a simulator has no value at some points, for its legend entry."""
     reasons = {"refused": "refused", "over budget": "over budget", "skipped": "skipped",
@@ -360,7 +366,7 @@ def plot_sweep(sweep: Sweep, points: list[Point], values: tuple[float, ...], tit
         if ax.dataLim.ymax > 0 and any(len(line.get_ydata()) for line in ax.get_lines()):
             ax.set_yscale("log")
         else:  # e.g. CPU times below GNU time's 10 ms resolution in a quick run
-            ax.text(0.5, 0.5, "no value above zero", transform=ax.transAxes, ha="center")
+            ax.text(0.5, 0.5, "no value measured precisely enough", transform=ax.transAxes, ha="center")
         ax.set_xlim(min(values) / 1.5, max(values) * 1.5)
         ax.set_xlabel(sweep.axis)
         ax.set_ylabel(ylabel)
@@ -382,16 +388,21 @@ def plot_sweep(sweep: Sweep, points: list[Point], values: tuple[float, ...], tit
                 done = []
             elif not_run_words(mine):
                 name += f" ({not_run_words(mine)})"
+            if field == "cpu_s":
+                zero = [p.x for p in mine if p.status == "measured" and p.cpu_s is not None
+                        and p.cpu_s < CPU_RESOLUTION_S]
+                if zero:
+                    name += f" (under 10 ms at {', '.join(f'{x:g}' for x in zero)})"
             ax.plot([p.x for p in done], [getattr(p, field) for p in done], label=name,
                     linewidth=1.5, markersize=6, **styles[sim])
         log_axes(ax, label)
     # The sixth panel: what each simulator costs per simulated event (tcpsim only).
     ax = axes.flat[5]
     per_event = [p for p in points if p.simulator == "tcpsim" and p.status == "measured" and p.events
-                 and p.cpu_s]
+                 and p.cpu_s >= PER_EVENT_MIN_CPU_S]
     ax.plot([p.x for p in per_event], [p.cpu_s * 1e9 / p.events for p in per_event],
-            label="tcpsim (whole run: setup, events, report)", linewidth=1.5, markersize=6,
-            **styles["tcpsim"])
+            label=f"tcpsim (whole run: setup, events, report;\nruns of {PER_EVENT_MIN_CPU_S:g} s CPU or more)",
+            linewidth=1.5, markersize=6, **styles["tcpsim"])
     log_axes(ax, "CPU time per event (ns)")
     fig.savefig(path, dpi=130)
     plt.close(fig)
