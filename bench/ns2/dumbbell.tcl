@@ -1,9 +1,12 @@
 # Copied verbatim (below this header) from the project's shared bench/ns2/dumbbell.tcl;
 # kept here so CI clones have it. Used by bench/run.py (B1, B2) and validation/ns2 (case B1).
 # ns-2 reference for benchmark B1/B2: N bulk TCP flows over one RED or DropTail bottleneck.
-# usage: ns dumbbell.tcl N SECONDS TCP(Newreno|Reno|Vegas|Sack1) QUEUE(RED|DropTail) BOTTLENECK(100Mb|1Gb)
+# usage: ns dumbbell.tcl N SECONDS TCP(Newreno|Reno|Vegas|Sack1) QUEUE(RED|DropTail) BOTTLENECK(100Mb|1Gb) [ACCESS]
+# ACCESS (optional, default 1Gb) is the access links' rate; bench/curves.py sets it above
+# bottleneck rates of 1Gb and more.
 set n [lindex $argv 0]; set T [lindex $argv 1]; set tcp [lindex $argv 2]; set qtype [lindex $argv 3]
 set bw [lindex $argv 4]; set qlen 250
+set access [expr {[llength $argv] > 5 ? [lindex $argv 5] : "1Gb"}]
 set ns [new Simulator]
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 100000
@@ -17,8 +20,8 @@ $ns duplex-link $r1 $r2 $bw 10ms $qtype
 $ns queue-limit $r1 $r2 $qlen
 for {set i 0} {$i < $n} {incr i} {
   set s($i) [$ns node]; set d($i) [$ns node]
-  $ns duplex-link $s($i) $r1 1Gb 1ms DropTail
-  $ns duplex-link $r2 $d($i) 1Gb 1ms DropTail
+  $ns duplex-link $s($i) $r1 $access 1ms DropTail
+  $ns duplex-link $r2 $d($i) $access 1ms DropTail
   $ns queue-limit $s($i) $r1 100000
   set src($i) [new Agent/TCP/$tcp]; set snk($i) [new Agent/TCPSink]
   $ns attach-agent $s($i) $src($i); $ns attach-agent $d($i) $snk($i); $ns connect $src($i) $snk($i)
