@@ -146,44 +146,52 @@ pub fn format_g17(x: f64) -> String {
 pub fn write_line<W: Write>(out: &mut W, ev: &TraceEvent) -> io::Result<()> {
     let p = &ev.packet;
     let mut line = Line::new();
-    line.push(&[ev.op.ns2_letter(), b' ']);
+    line.push([ev.op.ns2_letter(), b' ']);
     line.push_time(ev.time);
-    line.push(b" ");
+    line.push(*b" ");
     line.push_u64(ev.from_node.into());
-    line.push(b" ");
+    line.push(*b" ");
     line.push_u64(ev.to_node.into());
-    line.push(b" ");
-    line.push(type_name(p.kind).as_bytes());
-    line.push(b" ");
+    line.push(*b" ");
+    line.push(match p.kind {
+        TraceKind::TcpData => *b"tcp",
+        TraceKind::TcpAck => *b"ack",
+        TraceKind::Udp => *b"cbr",
+    });
+    line.push(*b" ");
     line.push_u64(p.size.into());
-    line.push(b" ");
-    line.push(&flags_field(p));
-    line.push(b" ");
+    line.push(*b" ");
+    line.push(flags_field(p));
+    line.push(*b" ");
     line.push_u64(p.flow.into());
-    line.push(b" ");
+    line.push(*b" ");
     line.push_u64(p.src_node.into());
-    line.push(b".");
+    line.push(*b".");
     line.push_u64(p.src_port.into());
-    line.push(b" ");
+    line.push(*b" ");
     line.push_u64(p.dst_node.into());
-    line.push(b".");
+    line.push(*b".");
     line.push_u64(p.dst_port.into());
-    line.push(b" ");
+    line.push(*b" ");
     line.push_i64(p.seq);
-    line.push(b" ");
+    line.push(*b" ");
     line.push_u64(p.uid);
-    line.push(b"\n");
+    line.push(*b"\n");
     out.write_all(line.bytes())
 }
 
-/// Room for the longest trace line: the op, a time of at most 20 + 1 + 6 characters,
-/// seven u32 columns of at most 10 digits, `seq` (at most 20 characters with its sign)
-/// and `uid` (20 digits), the type, the flags, eleven separators and the newline come
-/// to 172 bytes.
+/// Room for the longest trace line (172 bytes: the op, a time of at most 20 + 1 + 6
+/// characters, seven u32 columns of at most 10 digits, `seq` with its sign and `uid` of
+/// at most 20 characters each, the type, the flags, eleven separators and the newline)
+/// plus the 20 bytes a number's digits are copied in (see [`Line::push_u64`]).
 const LINE_CAPACITY: usize = 256;
 
-/// One trace line being put together: bytes pushed one column at a time, integers
-/// written two digits at a time from a table (the same digits `Display` writes).
+/// The most decimal digits a u64 has.
+const U64_DIGITS: usize = 20;
+
+/// One trace line being put together: each column appended with copies of a length the
+/// compiler knows (none through `memcpy`), integers written two digits at a time from a
+/// table (the same digits `Display` writes).
 struct Line {
     bytes: [u8; LINE_CAPACITY],
     len: usize,
@@ -206,72 +214,56 @@ impl Line {
         &self.bytes[..self.len]
     }
 
-    /// Appends `text` byte by byte: the columns are a few bytes long, shorter than what a
-    /// call to `memcpy` (which `copy_from_slice` of a length unknown here becomes) pays for.
-    fn push(&mut self, text: &[u8]) {
-        for &byte in text {
-            self.bytes[self.len] = byte;
-            self.len += 1;
-        }
+    fn push<const N: usize>(&mut self, text: [u8; N]) {
+        self.bytes[self.len..self.len + N].copy_from_slice(&text);
+        self.len += N;
     }
 
-    fn push_u64(&mut self, n: u64) {
-        let end = self.len + decimal_digits(n);
-        self.write_digits_ending_at(n, end);
-        self.len = end;
-    }
-
-    /// Writes the decimal digits of `n` so that the last one is at `end - 1`.
-    fn write_digits_ending_at(&mut self, mut n: u64, end: usize) {
-        let mut at = end;
+    /// Writes the digits of `n` at the end of a 40-byte scratch (they end at byte 20),
+    /// copies the 20 bytes from the first digit on (a copy of fixed length: the bytes
+    /// past the digits are overwritten by the next column) and keeps as many as there
+    /// are digits.
+    fn push_u64(&mut self, mut n: u64) {
+        let mut scratch = [0u8; 2 * U64_DIGITS];
+        let mut first = U64_DIGITS;
         while n >= 100 {
             let pair = (n % 100) as usize * 2;
             n /= 100;
-            at -= 2;
-            self.bytes[at] = DIGIT_PAIRS[pair];
-            self.bytes[at + 1] = DIGIT_PAIRS[pair + 1];
+            first -= 2;
+            scratch[first] = DIGIT_PAIRS[pair];
+            scratch[first + 1] = DIGIT_PAIRS[pair + 1];
         }
         if n >= 10 {
             let pair = n as usize * 2;
-            self.bytes[at - 2] = DIGIT_PAIRS[pair];
-            self.bytes[at - 1] = DIGIT_PAIRS[pair + 1];
+            first -= 2;
+            scratch[first] = DIGIT_PAIRS[pair];
+            scratch[first + 1] = DIGIT_PAIRS[pair + 1];
         } else {
-            self.bytes[at - 1] = b'0' + n as u8;
+            first -= 1;
+            scratch[first] = b'0' + n as u8;
         }
+        self.bytes[self.len..self.len + U64_DIGITS].copy_from_slice(&scratch[first..first + U64_DIGITS]);
+        self.len += U64_DIGITS - first;
     }
 
     fn push_i64(&mut self, n: i64) {
         if n < 0 {
-            self.push(b"-");
+            self.push(*b"-");
         }
         self.push_u64(n.unsigned_abs());
     }
 
     /// `n` with exactly `width` digits, leading zeros kept (`{n:0width$}` for `n` below
-    /// 10^width).
-    fn push_zero_padded(&mut self, n: u64, width: usize) {
-        let end = self.len + width;
-        for at in self.len..end {
-            self.bytes[at] = b'0';
+    /// 10^width, `width` at most 6).
+    fn push_zero_padded(&mut self, mut n: u64, width: usize) {
+        let mut six = [b'0'; 8];
+        for place in (0..width).rev() {
+            six[place] = b'0' + (n % 10) as u8;
+            n /= 10;
         }
-        self.write_digits_ending_at(n, end);
-        self.len = end;
+        self.bytes[self.len..self.len + six.len()].copy_from_slice(&six);
+        self.len += width;
     }
-}
-
-/// How many decimal digits `n` has (1 for 0).
-fn decimal_digits(n: u64) -> usize {
-    let mut digits = 1;
-    let mut rest = n;
-    while rest >= 10_000 {
-        rest /= 10_000;
-        digits += 4;
-    }
-    while rest >= 10 {
-        rest /= 10;
-        digits += 1;
-    }
-    digits
 }
 
 impl Line {
@@ -279,20 +271,20 @@ impl Line {
     fn push_time(&mut self, t: SimTime) {
         let us = t / PS_PER_US + u64::from(t % PS_PER_US >= PS_PER_US / 2);
         if us == 0 {
-            return self.push(b"0");
+            return self.push(*b"0");
         }
         if us < 10 {
             self.push_u64(us);
-            return self.push(b"e-06");
+            return self.push(*b"e-06");
         }
         if us < 100 {
             let (lead, rest) = (us / 10, us % 10);
             self.push_u64(lead);
             if rest != 0 {
-                self.push(b".");
+                self.push(*b".");
                 self.push_u64(rest);
             }
-            return self.push(b"e-05");
+            return self.push(*b"e-05");
         }
         let (secs, mut frac) = (us / US_PER_S, us % US_PER_S);
         self.push_u64(secs);
@@ -304,7 +296,7 @@ impl Line {
             frac /= 10;
             digits -= 1;
         }
-        self.push(b".");
+        self.push(*b".");
         self.push_zero_padded(frac, digits);
     }
 }
@@ -408,7 +400,7 @@ mod tests {
             for n in [0u64, 1, 7, 10, 99, 100, 12_345, 999_999] {
                 if n < 10u64.pow(width as u32) {
                     let mut line = Line::new();
-                    line.push(b"x");
+                    line.push(*b"x");
                     line.push_zero_padded(n, width);
                     assert_eq!(line.bytes(), format!("x{n:0width$}").as_bytes());
                 }
