@@ -40,7 +40,7 @@ use crate::engine::SimTime;
 const US_PER_S: u64 = 1_000_000;
 
 /// The trace file's write buffer: one `write` system call per 256 KiB (about 4 700
-/// lines), not per 8 KiB (`BufWriter`'s default): B1 with `ns2 = "all"` writes 98 MB in
+/// lines), not per 8 KiB (`BufWriter`'s default): B1 with `ns2 = "all"` writes 102 MB in
 /// 10 simulated seconds.
 const BUFFER_BYTES: usize = 256 * 1024;
 
