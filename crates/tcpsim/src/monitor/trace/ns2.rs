@@ -219,11 +219,19 @@ impl Line {
         self.len += N;
     }
 
-    /// Writes the digits of `n` at the end of a 40-byte scratch (they end at byte 20),
-    /// copies the 20 bytes from the first digit on (a copy of fixed length: the bytes
-    /// past the digits are overwritten by the next column) and keeps as many as there
-    /// are digits.
+    /// Numbers below 100 (most node numbers, ports and flow ids) are pushed as one or two
+    /// bytes. Longer ones: writes the digits of `n` at the end of a 40-byte scratch (they
+    /// end at byte 20), copies the 20 bytes from the first digit on (a copy of fixed
+    /// length: the bytes past the digits are overwritten by the next column) and keeps
+    /// as many as there are digits.
     fn push_u64(&mut self, mut n: u64) {
+        if n < 10 {
+            return self.push([b'0' + n as u8]);
+        }
+        if n < 100 {
+            let pair = n as usize * 2;
+            return self.push([DIGIT_PAIRS[pair], DIGIT_PAIRS[pair + 1]]);
+        }
         let mut scratch = [0u8; 2 * U64_DIGITS];
         let mut first = U64_DIGITS;
         while n >= 100 {
