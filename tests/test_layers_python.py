@@ -10,6 +10,7 @@ the package (grimp is import-linter's graph library).
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -92,6 +93,62 @@ def test_import_tcpsim_loads_the_sweep_machinery_only_when_asked():
         "from tcpsim import load_sweep\n"
         "try:\n"
         "    tcpsim.no_such_name\n"
+        "except AttributeError as e:\n"
+        "    assert 'no_such_name' in str(e)\n"
+        "else:\n"
+        "    raise AssertionError('no AttributeError')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+#: Modules that take a large share of a second to import (pandas alone about half a
+#: second; docs/performance.md, "Traces and the Python layer"): ``import tcpsim`` and the
+#: command line's parser load none of them; the functions that need one import it.
+HEAVY_MODULES = ("pandas", "pyarrow", "numpy", "matplotlib", "scipy", "dask", "rich", "tqdm")
+
+
+def _heavy_modules_loaded(code: str) -> list:
+    """The `HEAVY_MODULES` that `code`, run in a fresh interpreter, left loaded."""
+    probe = code + (
+        "\nimport json, sys\n"
+        f"print(json.dumps([m for m in {HEAVY_MODULES!r} if m in sys.modules]))\n")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_tcpsim_loads_no_heavy_module():
+    assert _heavy_modules_loaded("import tcpsim") == []
+
+
+def test_the_command_line_parser_loads_no_heavy_module():
+    # Every subcommand's parser (run, sweep, reproduce, models, plot, ...) is built.
+    code = "from tcpsim.cli import build_parser\nbuild_parser().parse_args(['run', 'x.toml'])"
+    assert _heavy_modules_loaded(code) == []
+
+
+def test_the_probe_sees_a_heavy_module_once_a_name_needs_it():
+    # tcpsim.aggregate is analysis', which needs pandas: the check above can fail.
+    assert "pandas" in _heavy_modules_loaded("import tcpsim\ntcpsim.aggregate")
+
+
+def test_lazy_names_are_the_modules_own():
+    code = (
+        "import sys, tcpsim\n"
+        "from tcpsim import aggregate, window, metrics, analysis\n"
+        "import tcpsim.analysis as a, tcpsim.metrics as m\n"
+        "assert aggregate is a.aggregate and window is a.window\n"
+        "assert metrics is m and analysis is a and tcpsim.metrics is m\n"
+        "assert {'aggregate', 'window', 'metrics', 'analysis'} <= set(dir(tcpsim))\n"
+        "from tcpsim.reproduce import make_plan, Measurements, reproduce\n"
+        "import tcpsim.reproduce.runner as r, tcpsim.reproduce.checks as c\n"
+        "assert make_plan is r.make_plan and Measurements is c.Measurements\n"
+        "import tcpsim.reproduce as rp\n"
+        "try:\n"
+        "    rp.no_such_name\n"
         "except AttributeError as e:\n"
         "    assert 'no_such_name' in str(e)\n"
         "else:\n"

@@ -556,6 +556,20 @@ def test_read_trace_columns_and_agent_nodes(tmp_path):
     assert empty["trace_sent"] == 0 and empty["trace_drops_all"] == 0 and np.isnan(empty["trace_delay_ms"])
 
 
+def test_read_trace_gives_the_same_frame_whatever_the_block_size(tmp_path, monkeypatch):
+    # Blocks read separately get dictionaries of their own, merged into one categorical.
+    import tcpsim
+    from tcpsim.reproduce import measures
+
+    tcpsim.run(TRACED_SCENARIO, out=tmp_path)
+    path = tmp_path / "traces" / "trace.tr"
+    whole = read_trace(path)
+    monkeypatch.setattr(measures, "TRACE_BLOCK_BYTES", 4096)
+    blocks = read_trace(path)
+    assert path.stat().st_size > 20 * 4096 and len(whole) > 1000
+    pd.testing.assert_frame_equal(whole, blocks)
+
+
 def test_traced_run_on_a_worker_with_another_tcpsim_is_refused():
     from tcpsim.reproduce.runner import _traced_task
 

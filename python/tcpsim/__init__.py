@@ -14,9 +14,8 @@ pandas DataFrames, stores them as Parquet, draws plots (`tcpsim.plots`) and prov
 from ._core import ScenarioError, __build__, __version__
 from .api import default_limits, read_scenario, run, validate
 from .results import SCHEMAS, TABLES, Results, load_results
-from . import analysis, metrics, models
+from . import models
 from .models import Model
-from .analysis import aggregate, window
 from .scenario import (
     RED,
     CbrFlow,
@@ -34,25 +33,39 @@ from .scenario import (
     flow_class,
 )
 
-#: Names loaded on first use (PEP 562), so that ``import tcpsim`` does not load the sweep
-#: machinery (its spec, store, executors and command line) until a sweep is asked for:
-#: the subpackage `tcpsim.sweep` itself and the names taken from it.
-_FROM_SWEEP = ("Sweep", "load_sweep", "run_sweep")
+#: Names loaded on first use (PEP 562), by the submodule they come from. ``import
+#: tcpsim`` (and with it every ``tcpsim`` command) then loads neither the sweep machinery
+#: (its spec, store, executors and command line) until a sweep is asked for, nor pandas
+#: and NumPy, which `analysis` and `metrics` import and which take about half a second
+#: to import; `Results` imports pandas when it first builds or reads a table.
+_LAZY = {
+    "sweep": ("sweep", None),
+    "Sweep": ("sweep", "Sweep"),
+    "load_sweep": ("sweep", "load_sweep"),
+    "run_sweep": ("sweep", "run_sweep"),
+    "analysis": ("analysis", None),
+    "aggregate": ("analysis", "aggregate"),
+    "window": ("analysis", "window"),
+    "metrics": ("metrics", None),
+}
 
 
 def __getattr__(name: str):
-    if name == "sweep" or name in _FROM_SWEEP:
-        # Importing the subpackage also binds it here as `sweep`; the names are bound
-        # too, so later lookups find them directly.
-        from .sweep import Sweep, load_sweep, run_sweep
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-        globals().update(Sweep=Sweep, load_sweep=load_sweep, run_sweep=run_sweep)
-        return globals()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # Importing a submodule also binds it here under its own name; a name taken from it
+    # is bound too, so later lookups find it directly.
+    submodule, attribute = _LAZY[name]
+    module = importlib.import_module(f".{submodule}", __name__)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
 
 
 def __dir__():
-    return sorted(set(globals()) | {"sweep", *_FROM_SWEEP})
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [

@@ -37,10 +37,14 @@ import sys
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas and NumPy are imported inside the functions that use them, not here: `import
+# tcpsim` and the command line's parser load this module, and pandas alone takes about
+# half a second to import (see docs/performance.md, "Traces and the Python layer").
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -119,6 +123,8 @@ def _frame(table: str, columns: Mapping[str, list]) -> pd.DataFrame:
     Each list becomes a NumPy array of its schema's type first: pandas infers the type of
     a Python list element by element, which took 0.8 s of a 100 000-flow run's 0.9 s here
     (400 000 queues and links); typed arrays take a third of that."""
+    import pandas as pd
+
     if columns and len(next(iter(columns.values()))) > 0:
         schema = {**SCHEMAS[table], **OPTIONAL_COLUMNS.get(table, {})}
         return pd.DataFrame({name: _column(values, schema.get(name)) for name, values in columns.items()})
@@ -134,6 +140,8 @@ def _column(values: Any, kind: Optional[str]) -> Any:
     stores as its string type); a column the schema does not know is left to pandas."""
     if kind is None or not isinstance(values, list):
         return values
+    import numpy as np
+
     try:
         return np.array(values, dtype=object if kind == "str" else kind)
     except (TypeError, ValueError):  # e.g. a missing value in an integer column
@@ -190,6 +198,8 @@ class Results:
         empty when no flow has one."""
         if "group" not in self.flows.columns:
             return []
+        import pandas as pd
+
         return [g for g in pd.unique(self.flows["group"]) if isinstance(g, str) and g]
 
     def group_series(self, metric: str = "delivered_bytes") -> pd.DataFrame:
@@ -199,6 +209,8 @@ class Results:
         receivers, duplicates included). Empty without monitored groups."""
         groups = self.groups
         if not groups:
+            import pandas as pd
+
             return pd.DataFrame(index=pd.Index([], name="time_s", dtype="float64"))
         return self.series(metric, groups)
 
@@ -213,6 +225,8 @@ class Results:
             wanted = list(entities)
             sel = sel[sel["entity"].isin(wanted)]
         if sel.empty:
+            import pandas as pd
+
             return pd.DataFrame(index=pd.Index([], name="time_s", dtype="float64"))
         wide = sel.pivot_table(index="time_s", columns="entity", values="value", aggfunc="last")
         wide.columns.name = None
@@ -316,6 +330,8 @@ def load_results(directory: PathLike) -> Results:
         if parquet.exists():
             tables[name], found[parquet.name] = _read_parquet(parquet)
         elif csv.exists():
+            import pandas as pd
+
             tables[name] = pd.read_csv(csv)
         else:
             raise FileNotFoundError(f"{d}: neither {parquet.name} nor {csv.name} found")

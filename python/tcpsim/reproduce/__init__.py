@@ -23,13 +23,37 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
-import pandas as pd
-
-from .checks import Measurements, Verdict, evaluate, evaluate_readings, summary
-from .runner import Outcome, make_plan, run_plan
 from .spec import Document, list_documents, load_document
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .checks import Verdict
+    from .runner import Outcome
+
+#: Names loaded on first use (PEP 562): `checks` and `runner` import pandas, which the
+#: ``tcpsim`` command line's parser (it loads `cli` from this package) should not pay for.
+_LAZY = {
+    "Measurements": "checks", "Verdict": "checks", "evaluate": "checks",
+    "evaluate_readings": "checks", "summary": "checks",
+    "Outcome": "runner", "make_plan": "runner", "run_plan": "runner",
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = ["reproduce", "Reproduction", "load_document", "list_documents"]
 
@@ -70,6 +94,8 @@ def reproduce(document: str, *, quick: bool = False, seeds: Optional[int] = None
             default, only the PNGs.
     """
     from .._figure_format import check_format
+    from .checks import Measurements, evaluate, evaluate_readings, summary
+    from .runner import make_plan, run_plan
 
     check_format(format)
     doc = load_document(document)

@@ -448,6 +448,9 @@ def throughput_series(res: Results, flows: Iterable[str], bin_s: float = 1.0) ->
 
 TRACE_COLUMNS = ["op", "time", "from", "to", "type", "size", "flags", "fid", "src", "dst", "seq", "uid"]
 
+#: Bytes of trace text `read_trace` hands pyarrow's CSV reader at a time (see there).
+TRACE_BLOCK_BYTES = 16 << 20
+
 
 def _trace_types() -> Dict[str, Any]:
     """Column types of an ns-2 trace line. The words (op, type, flags and the
@@ -480,7 +483,13 @@ def read_trace(path: Path) -> pd.DataFrame:
 
     Read with pyarrow's CSV reader and explicit column types: op, type, flags, src and
     dst come back as categoricals, the other columns as int64 (time float64). A million
-    lines take about 0.2 s (pandas' ``read_csv`` and a string split per row: 2 s)."""
+    lines take about 0.2 s (pandas' ``read_csv`` and a string split per row: 2 s).
+
+    The file is read in blocks of `TRACE_BLOCK_BYTES`: each block becomes a chunk with
+    dictionaries of its own, which pandas must merge into one categorical per column;
+    with Arrow's default 1 MiB blocks that merge took 0.42 s of CPU for B1's 10-second
+    trace (98 chunks, 1.9 million lines), with 16 MiB blocks 0.07 s (7 chunks)
+    (docs/performance.md, "Traces and the Python layer")."""
     import pyarrow as pa
     import pyarrow.csv as pv
 
@@ -488,7 +497,7 @@ def read_trace(path: Path) -> pd.DataFrame:
     try:
         table = pv.read_csv(
             path,
-            read_options=pv.ReadOptions(column_names=TRACE_COLUMNS),
+            read_options=pv.ReadOptions(column_names=TRACE_COLUMNS, block_size=TRACE_BLOCK_BYTES),
             parse_options=pv.ParseOptions(delimiter=" ", quote_char=False),
             # "-" (a dequeue) and the like are words, never missing values
             convert_options=pv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False),

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .._core import ScenarioError
-from ..analysis import jain
 from ..models import closest
 from ..results import OPTIONAL_COLUMNS, SCHEMAS
 
@@ -87,6 +86,8 @@ class FlowGroups:
                        for g, pats in (self.flows or {}).items()}
         window = float(summary.get("duration_s", float("nan"))) - float(summary.get("measure_from_s", 0.0))
         total = float(flows["goodput_bytes"].sum()) if len(flows) else 0.0
+        from ..analysis import jain  # pandas; not needed to read a sweep's spec
+
         out: Dict[str, Any] = {}
         for g, sub in members.items():
             delivered = float(sub["goodput_bytes"].sum()) if len(sub) else 0.0

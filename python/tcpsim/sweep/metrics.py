@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, Tuple
 
-from ..analysis import jain
 from ..results import Results
 
 METRICS_VERSION = 1
@@ -51,6 +50,8 @@ def run_metrics(results: Results) -> Dict[str, Any]:
       ``bottleneck_drops`` of it.
     - ``events``, ``wall_s``: simulator events and wall-clock seconds of the run.
     """
+    from ..analysis import jain  # pandas; not needed until a run is summarized
+
     nan = float("nan")
     f, q, l, s = results.flows, results.queues, results.links, results.summary
     m: Dict[str, Any] = {k: nan for k in METRICS}

@@ -99,6 +99,11 @@ const TCP_FLAG_ACK: u8 = 0x10;
 const TCP_FLAG_PSH: u8 = 0x08;
 const TCP_FLAG_SYN: u8 = 0x02;
 
+/// A capture file's write buffer: 64 KiB (about 700 records of a full TCP segment's
+/// headers) per `write` system call rather than `BufWriter`'s default 8 KiB; a run may
+/// write one file per link direction and per node, so not more.
+const BUFFER_BYTES: usize = 64 * 1024;
+
 /// Writes one pcap record per event it is given (any op: the simulator chooses which
 /// events go to which file, by default `Dequeue` for a link and `Receive` for a node).
 pub struct PcapWriter<W: Write> {
@@ -108,7 +113,7 @@ pub struct PcapWriter<W: Write> {
 impl PcapWriter<BufWriter<File>> {
     /// Creates (truncates) the capture file at `path`, buffered, and writes its header.
     pub fn create(path: &Path) -> io::Result<Self> {
-        PcapWriter::new(BufWriter::new(File::create(path)?))
+        PcapWriter::new(BufWriter::with_capacity(BUFFER_BYTES, File::create(path)?))
     }
 }
 
