@@ -8,6 +8,8 @@ the flows starting 0.1 s / N apart as in B2 (ns-2's dumbbell.tcl starts flow i a
 under GNU time, one after the other, and the script prints for each:
 
     total s     wall time of the whole command
+    cpu s       its CPU time, user + system (GNU time; steadier than wall time when other
+                jobs share the machine)
     loop s      wall time of the event loop (summary.json's wall_seconds)
     outside s   total - loop: reading the scenario, building the network, routes and
                 agents, and writing the result tables
@@ -75,14 +77,14 @@ def measure(binary: Path, flows: int, work: Path) -> dict:
 
 def print_table(rows: list[dict]) -> None:
     print(f"B2's network, {SIMULATED} simulated, one run per count")
-    print(f"{'flows':>9} {'events':>10} {'total s':>8} {'loop s':>7} {'outside s':>9} "
+    print(f"{'flows':>9} {'events':>10} {'total s':>8} {'cpu s':>7} {'loop s':>7} {'outside s':>9} "
           f"{'peak MiB':>9} {'KiB/flow':>9} {'slope KiB/flow':>15}")
     previous = None
     for r in rows:
         slope = "-"
         if previous is not None and r["flows"] != previous["flows"]:
             slope = f"{(r['peak_kib'] - previous['peak_kib']) / (r['flows'] - previous['flows']):.2f}"
-        print(f"{r['flows']:>9} {r['events']:>10} {r['total_s']:>8.2f} {r['loop_s']:>7.2f} "
+        print(f"{r['flows']:>9} {r['events']:>10} {r['total_s']:>8.2f} {r['cpu_s']:>7.2f} {r['loop_s']:>7.2f} "
               f"{r['total_s'] - r['loop_s']:>9.2f} {r['peak_kib'] / 1024:>9.1f} "
               f"{r['peak_kib'] / r['flows']:>9.2f} {slope:>15}")
         previous = r
