@@ -80,8 +80,9 @@ fn write_csv(table: &Table, out: &mut impl Write) -> std::io::Result<()> {
 }
 
 /// Rows of a table built and written at a time: a million flows' tables are written
-/// without holding them whole beside the simulation (a part costs a few MiB).
-const ROWS_PER_PART: usize = 65_536;
+/// without holding them whole beside the simulation (a part of the flows table costs
+/// about 4 MiB).
+const ROWS_PER_PART: usize = 16_384;
 
 /// The row ranges of a table of `rows` rows written in parts (one empty part for an
 /// empty table, which still gets its header).

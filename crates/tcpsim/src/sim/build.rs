@@ -21,7 +21,7 @@ use std::collections::HashMap;
 // shrinks.
 const _: () = assert!(std::mem::size_of::<LinkDirection>() <= 240);
 const _: () = assert!(std::mem::size_of::<crate::net::LinkStats>() <= 128);
-const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 688);
+const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 600);
 const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSink>() <= 152);
 const _: () = assert!(std::mem::size_of::<Flow>() <= 96);
 const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 120);
