@@ -522,6 +522,7 @@ impl Builder {
                 format!("expected {what} before the end of the simulation ([simulation] duration = {} s), got {} s", secs(duration), secs(latest_start)),
             ));
         }
+        let table_key: Arc<str> = Arc::from(s.path.as_str());
         for i in 0..count {
             let expand = |key: &str, t: &str| expand_index(t, i).map_err(|expected| s.error(key, expected));
             let flow_name = match &name {
@@ -590,7 +591,7 @@ impl Builder {
                 stop,
                 source: Arc::clone(&source),
                 line: s.line,
-                key: s.path.clone(),
+                key: Arc::clone(&table_key),
                 group,
             });
         }

@@ -24,7 +24,7 @@ const _: () = assert!(std::mem::size_of::<crate::net::LinkStats>() <= 128);
 const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 600);
 const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSink>() <= 152);
 const _: () = assert!(std::mem::size_of::<Flow>() <= 96);
-const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 120);
+const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 112);
 const _: () = assert!(std::mem::size_of::<crate::scenario::LinkSpec>() <= 56);
 
 /// Checks what only the network shows (routes, queue limits against the largest packet,
