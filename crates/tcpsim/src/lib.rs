@@ -76,8 +76,18 @@ pub fn run_with_progress(scenario: &Scenario, progress: &mut dyn FnMut(f64)) -> 
 /// Runs a scenario whose trace files (`[trace]`) go under `output_dir` (the working
 /// directory when `None`); fails on problems found while building or writing traces.
 pub fn run_in(scenario: &Scenario, output_dir: Option<&std::path::Path>, progress: &mut dyn FnMut(f64)) -> Result<RunResults, ScenarioError> {
-    let sim = sim::Simulation::new_in(scenario, output_dir)?;
-    sim.run(progress)
+    Ok(run_to_end_in(scenario, output_dir, progress)?.results())
+}
+
+/// [`run_in`], returning the finished run instead of its tables: it gives them whole or
+/// a range of rows at a time, so that a very large run's tables can be written without
+/// holding them all in memory beside the simulation (`tcpsim-run --csv` does so).
+pub fn run_to_end_in<'s>(
+    scenario: &'s Scenario,
+    output_dir: Option<&std::path::Path>,
+    progress: &mut dyn FnMut(f64),
+) -> Result<sim::Finished<'s>, ScenarioError> {
+    sim::Simulation::new_in(scenario, output_dir)?.run_to_end(progress)
 }
 
 /// `docs/architecture.md`, whose examples (a congestion control, a loss recovery, a queue

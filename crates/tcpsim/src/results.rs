@@ -70,8 +70,17 @@ impl Table {
     /// Writes the table as CSV (RFC 4180 quoting by the `csv` crate, `\n` line ends) with
     /// a header line. Non-finite numbers are empty cells.
     pub fn write_csv<W: std::io::Write>(&self, out: W) -> csv::Result<()> {
+        self.write_csv_part(out, true)
+    }
+
+    /// Writes the table's rows as CSV, after a header line if `header`: a table written in
+    /// parts (a range of rows each, the first with the header) gives the same text as the
+    /// whole table written at once.
+    pub fn write_csv_part<W: std::io::Write>(&self, out: W, header: bool) -> csv::Result<()> {
         let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out);
-        w.write_record(self.columns.iter().map(|(n, _)| n.as_str()))?;
+        if header {
+            w.write_record(self.columns.iter().map(|(n, _)| n.as_str()))?;
+        }
         let mut text = String::new();
         for row in 0..self.rows() {
             for (_, column) in &self.columns {
@@ -126,5 +135,24 @@ mod tests {
             assert_eq!(&row[0], name);
         }
         assert_eq!(&rows[1][1], "", "NaN is an empty cell");
+    }
+
+    #[test]
+    fn a_table_written_in_parts_gives_the_text_of_the_whole() {
+        let table = |rows: std::ops::Range<i64>| {
+            let mut t = Table::new();
+            t.push("name", Column::Str(rows.clone().map(|i| format!("f{i}")).collect()));
+            t.push("x", Column::F64(rows.clone().map(|i| i as f64 / 3.0).collect()));
+            t.push("n", Column::I64(rows.collect()));
+            t
+        };
+        let mut parts = Vec::new();
+        for (i, rows) in [0..2, 2..2, 2..5].into_iter().enumerate() {
+            table(rows).write_csv_part(&mut parts, i == 0).unwrap();
+        }
+        assert_eq!(String::from_utf8(parts).unwrap(), table(0..5).to_csv());
+        let mut empty = Vec::new();
+        table(0..0).write_csv_part(&mut empty, true).unwrap();
+        assert_eq!(String::from_utf8(empty).unwrap(), "name,x,n\n", "an empty table keeps its header");
     }
 }

@@ -424,10 +424,10 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "dumbbell subnets hosts too many",
-            dumbbell("subnets = [{ hosts = 60000 }, { hosts = 60000 }] # <-\n").replace("pairs = 2\n", "")
+            dumbbell("subnets = [{ hosts = 600000 }, { hosts = 600000 }] # <-\n").replace("pairs = 2\n", "")
                 + "[[flow]]\nfrom = \"s0\"\nto = \"d0\"\n",
             "dumbbell.subnets[1].hosts",
-            "at most 100000 hosts",
+            "at most 1000000 hosts",
         ),
         // --- flow groups ---
         case("group division by zero", graph("", &format!("group = \"g{{i/0}}\" {m}\n")), "flow[0].group", "{i/K}"),

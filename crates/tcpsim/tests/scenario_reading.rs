@@ -266,14 +266,14 @@ fn a_monitor_with_too_many_samples_is_refused_and_the_limit_can_be_raised() {
 
 #[test]
 fn thousands_of_flow_tables_share_the_flow_count_limit() {
-    let mut text = two_nodes("1Mbps", "1ms", "count = 100\n").replace("name = \"f\"", "name = \"f0_{i}\"");
+    let mut text = two_nodes("1Mbps", "1ms", "count = 1000\n").replace("name = \"f\"", "name = \"f0_{i}\"");
     for t in 1..1001 {
-        text.push_str(&format!("\n[[flow]]\nname = \"f{t}_{{i}}\"\nfrom = \"a\"\nto = \"b\"\ncount = 100\n"));
+        text.push_str(&format!("\n[[flow]]\nname = \"f{t}_{{i}}\"\nfrom = \"a\"\nto = \"b\"\ncount = 1000\n"));
     }
     let e = error(&text);
-    // Table 1000 brings the total to 100 100.
+    // Table 1000 brings the total to 1 001 000.
     assert_eq!((e.key.as_str(), e.line), ("flow[1000].count", Some(line_of(&text, "name = \"f1000_{i}\"") + 3)), "{e}");
-    assert!(e.message.contains("at most 100000 flows in all [[flow]] tables together"), "{e}");
+    assert!(e.message.contains("at most 1000000 flows in all [[flow]] tables together"), "{e}");
 }
 
 #[test]

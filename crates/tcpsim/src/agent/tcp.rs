@@ -117,13 +117,13 @@ fn build(flow: &TcpFlow, mut random: RandomStream) -> FlowAgents {
     let overhead = p.overhead;
     // The window control's stream: a fork seeded from a copy of the flow's stream, so the
     // flow's own later draws (ns-2 overhead_) are those they were without it.
-    let cc_random = RandomStream::new((random.clone().uniform() * (1u64 << 53) as f64) as u64, "congestion control");
+    let cc_random_seed = (random.clone().uniform() * (1u64 << 53) as f64) as u64;
     FlowAgents {
         sink: Box::new(TcpSink::new(flow.receiver.build(), p.syn, p.packet_size)),
         shape: flow.shape(),
         source: Box::new(TcpSource::new({
             let mut sender = TcpSender::new(Arc::clone(p), flow.recovery.build(), flow.cc.build(), clock_phase);
-            sender.state.cc_random = Some(Box::new(cc_random));
+            sender.state.cc_random_seed = cc_random_seed;
             if overhead > 0 {
                 // Later draws of the flow's stream: the clock phase above is unchanged.
                 sender.state.overhead_random = Some(Box::new(random));

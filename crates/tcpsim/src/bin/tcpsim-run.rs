@@ -14,7 +14,7 @@ use clap::Parser;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tcpsim::{Column, Limits, RunResults, Table};
+use tcpsim::{Column, Limits, Table};
 
 /// Runs a tcpsim scenario and prints one line per flow.
 #[derive(Parser)]
@@ -79,14 +79,39 @@ fn write_csv(table: &Table, out: &mut impl Write) -> std::io::Result<()> {
     table.write_csv(out).map_err(std::io::Error::other)
 }
 
-fn print_flows(r: &RunResults) {
-    let col = |name: &str| r.flows.column(name).expect("flow column");
+/// Rows of a table built and written at a time: a million flows' tables are written
+/// without holding them whole beside the simulation (a part of the flows table costs
+/// about 4 MiB).
+const ROWS_PER_PART: usize = 16_384;
+
+/// The row ranges of a table of `rows` rows written in parts (one empty part for an
+/// empty table, which still gets its header).
+fn parts(rows: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    (0..rows.div_ceil(ROWS_PER_PART).max(1)).map(move |p| p * ROWS_PER_PART..((p + 1) * ROWS_PER_PART).min(rows))
+}
+
+/// Writes a table as CSV part by part; `part` builds the rows of a range.
+fn write_csv_in_parts(rows: usize, part: impl Fn(std::ops::Range<usize>) -> Table, out: &mut impl Write) -> std::io::Result<()> {
+    for (i, range) in parts(rows).enumerate() {
+        part(range).write_csv_part(&mut *out, i == 0).map_err(std::io::Error::other)?;
+    }
+    Ok(())
+}
+
+fn print_flows(finished: &tcpsim::sim::Finished) {
+    println!("{:<16} {:>14} {:>12} {:>9} {:>13}", "flow", "goodput_Mbps", "retransmits", "timeouts", "mean_rtt_ms");
+    for range in parts(finished.flow_count()) {
+        print_flow_rows(&finished.flows(range));
+    }
+}
+
+fn print_flow_rows(flows: &Table) {
+    let col = |name: &str| flows.column(name).expect("flow column");
     let (Column::Str(names), Column::F64(goodput), Column::I64(rtx), Column::I64(timeouts), Column::F64(rtt)) =
         (col("name"), col("goodput_bps"), col("retransmits"), col("timeouts"), col("rtt_mean_s"))
     else {
         return;
     };
-    println!("{:<16} {:>14} {:>12} {:>9} {:>13}", "flow", "goodput_Mbps", "retransmits", "timeouts", "mean_rtt_ms");
     for i in 0..names.len() {
         println!(
             "{:<16} {:>14.4} {:>12} {:>9} {:>13.2}",
@@ -119,7 +144,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let results = match tcpsim::run_in(&scenario, options.out.as_deref(), &mut |_| {}) {
+    let finished = match tcpsim::run_to_end_in(&scenario, options.out.as_deref(), &mut |_| {}) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -127,22 +152,19 @@ fn main() -> ExitCode {
         }
     };
     if !options.quiet {
-        print_flows(&results);
+        print_flows(&finished);
     }
     if let Some(dir) = &options.out {
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
             if options.csv {
-                for (name, table) in [
-                    ("flows.csv", &results.flows),
-                    ("queues.csv", &results.queues),
-                    ("links.csv", &results.links),
-                    ("timeseries.csv", &results.timeseries),
-                ] {
-                    write_atomically(&dir.join(name), |out| write_csv(table, out))?;
-                }
+                let (flows, links) = (finished.flow_count(), finished.link_count());
+                write_atomically(&dir.join("flows.csv"), |out| write_csv_in_parts(flows, |r| finished.flows(r), out))?;
+                write_atomically(&dir.join("queues.csv"), |out| write_csv_in_parts(links, |r| finished.queues(r), out))?;
+                write_atomically(&dir.join("links.csv"), |out| write_csv_in_parts(links, |r| finished.links(r), out))?;
+                write_atomically(&dir.join("timeseries.csv"), |out| write_csv(&finished.timeseries(), out))?;
             }
-            let summary = serde_json::to_string_pretty(&results.summary).unwrap_or_default();
+            let summary = serde_json::to_string_pretty(&finished.summary()).unwrap_or_default();
             write_atomically(&dir.join("summary.json"), |out| out.write_all(summary.as_bytes()))
         };
         if let Err(e) = write() {

@@ -13,6 +13,20 @@ use crate::queue::{QueueEnv, QueueLink};
 use crate::scenario::{LinkChange, Scenario, ScenarioError};
 use std::collections::HashMap;
 
+// What each flow of a large network costs, pinned so that it does not grow silently
+// (issue 22: a million flows in one run; docs/performance.md, "A million flows"). A B2
+// flow owns four link directions, a source and a sink agent, and its `Flow` and
+// `FlowSpec`; a struct that grows past its pin fails the build: shrink something else or
+// raise the pin with the measured cost per flow in the commit. Lower a pin when a struct
+// shrinks.
+const _: () = assert!(std::mem::size_of::<LinkDirection>() <= 256);
+const _: () = assert!(std::mem::size_of::<crate::net::LinkStats>() <= 128);
+const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 600);
+const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSink>() <= 152);
+const _: () = assert!(std::mem::size_of::<Flow>() <= 96);
+const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 112);
+const _: () = assert!(std::mem::size_of::<crate::scenario::LinkSpec>() <= 56);
+
 /// Checks what only the network shows (routes, queue limits against the largest packet,
 /// serialization times of at least 1 ps) and computes the routes.
 pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Routes, ScenarioError> {

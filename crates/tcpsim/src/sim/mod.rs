@@ -12,6 +12,8 @@ mod report;
 mod sampling;
 mod tracing;
 
+pub use report::Finished;
+
 /// Checks everything about a scenario that needs the assembled network (routes, queue
 /// limits, serialization times) without building the simulation; returns the
 /// routes (refused above `limits.max_memory` at 4 bytes a hop).
@@ -86,7 +88,13 @@ impl<'s> Simulation<'s> {
 
     /// Runs to the scenario's duration and reports; fails only if a trace file cannot be
     /// written.
-    pub fn run(mut self, progress: &mut dyn FnMut(f64)) -> Result<RunResults, ScenarioError> {
+    pub fn run(self, progress: &mut dyn FnMut(f64)) -> Result<RunResults, ScenarioError> {
+        Ok(self.run_to_end(progress)?.results())
+    }
+
+    /// Runs to the scenario's duration; the finished run gives the result tables whole or
+    /// a range of rows at a time. Fails only if a trace file cannot be written.
+    pub fn run_to_end(mut self, progress: &mut dyn FnMut(f64)) -> Result<Finished<'s>, ScenarioError> {
         let wall = std::time::Instant::now();
         let end = self.scenario.duration;
         for (i, f) in self.scenario.flows.iter().enumerate() {
@@ -142,9 +150,7 @@ impl<'s> Simulation<'s> {
             }
         };
         let wall_seconds = wall.elapsed().as_secs_f64();
-        let mut results = report::report(&self, wall_seconds);
-        results.summary["trace_files"] = trace_files.iter().map(|p| p.display().to_string()).collect();
-        Ok(results)
+        Ok(Finished::new(self, wall_seconds, trace_files))
     }
 
     /// Records a trace event of packet `id` on link direction `link`, if tracing (hot

@@ -78,7 +78,12 @@ impl TcpSender {
             s.note_rtt(rtt);
         }
         if let Some(rate) = &mut s.rate {
-            s.rate_sample = Some(rate.on_ack(info, s.last_ack, s.stats.retransmits, now));
+            let sample = rate.on_ack(info, s.last_ack, s.stats.retransmits, now);
+            // The box is made at the first ACK and reused.
+            match &mut s.rate_sample {
+                Some(latest) => **latest = sample,
+                none => *none = Some(Box::new(sample)),
+            }
         }
         let event = AckEvent { info, acked_packets: (info.ack - s.last_ack).max(0), duplicate, rtt_s: None, ack_rtt_s };
         if self.hooks.any_ack {

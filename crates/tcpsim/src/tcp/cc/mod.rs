@@ -235,7 +235,7 @@ impl<'a> CcView<'a> {
     /// estimation-01), if the algorithm asked for samples
     /// ([`CongestionControl::wants_rate_samples`]); in the ACK hooks, this ACK's.
     pub fn rate_sample(&self) -> Option<&RateSample> {
-        self.s.rate_sample.as_ref()
+        self.s.rate_sample.as_deref()
     }
 
     /// Packets delivered since the flow began (the rate sampler's C.delivered; 0 without
@@ -263,7 +263,8 @@ impl<'a> CcView<'a> {
 
     /// A draw uniform in [0, 1) from the flow's congestion-control random stream.
     pub fn uniform(&mut self) -> f64 {
-        self.s.cc_random.get_or_insert_with(|| Box::new(crate::engine::RandomStream::new(0, "congestion control"))).uniform()
+        let seed = self.s.cc_random_seed;
+        self.s.cc_random.get_or_insert_with(|| Box::new(crate::engine::RandomStream::new(seed, "congestion control"))).uniform()
     }
 }
 

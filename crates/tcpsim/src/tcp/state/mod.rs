@@ -133,12 +133,17 @@ pub struct TcpState {
     /// the loss recovery asks.
     pub send_times: Option<Box<SendTimes>>,
     /// Delivery-rate samples, kept when the congestion control asks
-    /// (`CongestionControl::wants_rate_samples`), and the latest ACK's sample.
+    /// (`CongestionControl::wants_rate_samples`), and the latest ACK's sample (boxed: only
+    /// those window controls have one, and inline it made every sender 96 bytes larger;
+    /// issue 22, a million flows).
     pub rate: Option<Box<RateSampler>>,
-    pub rate_sample: Option<RateSample>,
+    pub rate_sample: Option<Box<RateSample>>,
     /// The congestion control's own random stream (forked from the flow's, so the
-    /// flow's other draws do not change); none until the TCP agent gives one.
+    /// flow's other draws do not change), made from `cc_random_seed` at its first draw:
+    /// most window controls never draw, and a stream per flow cost 32 bytes of heap.
     pub cc_random: Option<Box<crate::engine::RandomStream>>,
+    /// The seed of `cc_random` (the TCP agent sets it from the flow's stream).
+    pub cc_random_seed: u64,
     /// When the first packet was put on the wire (ns-2 `firstsent_`, set by `send_much`
     /// whenever it starts from packet 0).
     pub first_sent: Option<SimTime>,
@@ -201,6 +206,7 @@ impl TcpState {
             rate: None,
             rate_sample: None,
             cc_random: None,
+            cc_random_seed: 0,
             first_sent: None,
             cwr_pending: false,
             ecn_peer: false,

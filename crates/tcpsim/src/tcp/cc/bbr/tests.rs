@@ -54,7 +54,7 @@ impl Rig {
 
     fn feed(&mut self, at_ms: f64, rs: RateSample) {
         self.s.rate = Some(Box::new(RateSampler::with_counts(rs.total_delivered, rs.in_flight)));
-        self.s.rate_sample = Some(rs);
+        self.s.rate_sample = Some(Box::new(rs));
         let info = AckInfo::cumulative(self.delivered);
         let event = AckEvent { info: &info, acked_packets: rs.newly_delivered, duplicate: false, rtt_s: None, ack_rtt_s: None };
         self.bbr.on_any_ack(&mut CcView::new(&mut self.s, ms(at_ms)), &event);
@@ -312,7 +312,7 @@ fn loss_keeps_the_window_and_recovery_conserves_packets_for_a_round_then_restore
     assert_eq!(reduced, 206.0, "no multiplicative decrease");
     assert_eq!(r.bbr.window.prior_cwnd, 206.0);
     // The recovery starts on an ACK that delivered 1 packet with 150 left in the network.
-    r.s.rate_sample = Some(RateSample { newly_delivered: 1, in_flight: 150, ..RateSample::default() });
+    r.s.rate_sample = Some(Box::new(RateSample { newly_delivered: 1, in_flight: 150, ..RateSample::default() }));
     r.s.last_cwnd_action = crate::tcp::state::CwndAction::Dupack;
     r.bbr.on_recovery_start(&mut CcView::new(&mut r.s, ms(t)));
     assert_eq!(r.cwnd(), 151.0);
@@ -387,7 +387,7 @@ fn a_sender_with_bbr_samples_what_departs_and_paces_after_the_first_ack() {
     }
     let info = AckInfo { ts_echo: 0, ..AckInfo::cumulative(0) };
     sender.on_ack(&info, ms(100.0));
-    let rs = sender.state.rate_sample.expect("a sample");
+    let rs = *sender.state.rate_sample.expect("a sample");
     assert_eq!(rs.newly_delivered, 1);
     assert_eq!(rs.rtt_s, Some(0.1));
     assert!(sender.state.pacing_rate_bps.is_some(), "BBR paces from its first RTT sample");

@@ -56,7 +56,7 @@ impl Rig {
             total_delivered: self.delivered,
         };
         self.s.rate = Some(Box::new(RateSampler::with_counts(rs.total_delivered, rs.in_flight)));
-        self.s.rate_sample = Some(rs);
+        self.s.rate_sample = Some(Box::new(rs));
         let info = AckInfo::cumulative(self.delivered);
         let event = AckEvent { info: &info, acked_packets: acked, duplicate: false, rtt_s: None, ack_rtt_s: None };
         self.bbr.on_any_ack(&mut CcView::new(&mut self.s, ms(self.now_ms)), &event);
@@ -393,7 +393,7 @@ fn up_round_with_marks(ecn: bool, acked: i64, marked: i64) -> Rig {
         r.delivered += 1;
         let rs = RateSample { delivered: 100, prior_delivered: r.round_base - 1, interval_s: 0.1, delivery_rate: Some(RATE), rtt_s: Some(0.1), newly_delivered: 1, prior_in_flight: 80, in_flight: 79, total_delivered: r.delivered, ..RateSample::default() };
         r.s.rate = Some(Box::new(RateSampler::with_counts(rs.total_delivered, rs.in_flight)));
-        r.s.rate_sample = Some(rs);
+        r.s.rate_sample = Some(Box::new(rs));
         let info = AckInfo { ece: k < marked, ..AckInfo::cumulative(r.delivered) };
         let event = AckEvent { info: &info, acked_packets: 1, duplicate: false, rtt_s: None, ack_rtt_s: None };
         r.bbr.on_any_ack(&mut CcView::new(&mut r.s, ms(r.now_ms)), &event);
