@@ -204,6 +204,23 @@ fn a_delay_change_acts_on_packets_sent_after_it_and_a_shorter_one_lets_them_over
     assert_eq!(arrived.len(), count, "no packet arrives twice");
 }
 
+#[test]
+fn a_link_going_down_after_a_delay_decrease_drops_its_wire_in_a_fixed_order() {
+    // As above, then at 1.03 s the link goes down: on its wire are the nine packets sent
+    // before the decrease (due from 1.036 s to 1.10 s) and the one sent at 1.024 s after
+    // it, due at 1.035 s, before all of them. The `d` lines of the wire: first those sent
+    // before the decrease, in order of arrival, then those sent after it.
+    let events = event("1.0025s", "r1->r2", "delay", "10ms") + &event("1.03s", "r1->r2", "down", "");
+    let (_, lines, _) = run_traced(&chain_with_cbr("10Mbps", "100ms", "1Mbps", "1.2s", &events), "delay-down");
+    let sent_at = |uid: u64| lines.iter().find(|l| l.op == '-' && l.from == R1 && l.uid == uid).map(|l| l.t).unwrap();
+    let dropped: Vec<f64> = lines.iter().filter(|l| l.op == 'd' && l.from == R1 && l.t == 1.03).map(|l| sent_at(l.uid)).collect();
+    let before: Vec<f64> = dropped.iter().copied().filter(|&t| t < 1.0025).collect();
+    let after: Vec<f64> = dropped.iter().copied().filter(|&t| t >= 1.0025).collect();
+    assert!(before.len() >= 8 && !after.is_empty(), "{dropped:?}");
+    assert_eq!(dropped, [before.clone(), after.clone()].concat(), "those sent before the decrease first");
+    assert!(before.windows(2).all(|w| w[0] < w[1]) && after.windows(2).all(|w| w[0] < w[1]), "{dropped:?}");
+}
+
 /// The diamond of examples/link_failover.toml, with `routing` and only the failure of
 /// r1 – a between 4 s and 8 s; measured over [measure_from, 20 s].
 fn diamond(routing: &str, measure_from: &str) -> RunResults {

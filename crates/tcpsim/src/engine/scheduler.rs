@@ -12,8 +12,8 @@ use std::collections::BinaryHeap;
 pub enum EventKind {
     /// A link direction finished serializing its current packet.
     TransmitDone { link: u32 },
-    /// The head of a link direction's in-flight packets reaches the far end.
-    Arrive { link: u32 },
+    /// A packet reaches the far end of a link direction.
+    Arrive { link: u32, packet: u32 },
     /// A timer an agent asked for: `timer` and `generation` are the agent's own and are
     /// passed back to it unchanged (see `agent::AgentCtx::set_timer`).
     AgentTimer { agent: u32, timer: u32, generation: u32 },
@@ -31,9 +31,6 @@ pub enum EventKind {
     MeasureStart,
     /// A scenario's `[[event]]` changes a link (index into the scenario's events).
     LinkChange { event: u32 },
-    /// A packet that was propagating on a link when its delay went down reaches the far
-    /// end (it has an event of its own: those sent after the change may arrive first).
-    ArriveHeld { link: u32, packet: u32 },
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -4,17 +4,17 @@
 //! A packet leaves the queue when the transmitter is free, occupies it for
 //! size · 8 / rate, then travels `delay` to the far end (ns-2 `LinkDelay`: the queue
 //! resumes after the transmission time, the packet arrives after transmission + delay).
-//! Packets in flight on a link leave in order, so a link keeps them in its own FIFO and
-//! has at most one pending arrival event. The end of a transmission needs an event only
+//! Each packet on the wire has its own arrival event, scheduled when its transmission
+//! starts (as ns-2's `LinkDelay` does); the link keeps no list of them. The end of a
+//! transmission needs an event only
 //! when a packet is waiting for the transmitter; otherwise the link just records when it
 //! becomes free and, like ns-2, tells the queue it found nothing to send at that moment
 //! when the next packet comes (RED's idle period starts then). The link keeps the queue's
 //! counters, so every discipline is measured the same way.
 
 use super::error::ErrorModel;
-use crate::engine::{Dur, PacketId, RandomStream, SimTime};
+use crate::engine::{Dur, RandomStream, SimTime};
 use crate::queue::QueueDiscipline;
-use std::collections::VecDeque;
 
 /// Counters of a link direction and its queue.
 #[derive(Debug, Clone, Default)]
@@ -84,9 +84,6 @@ pub struct LinkDirection {
     /// Packets up to this size skip the queue when it is empty and the transmitter free
     /// (`QueueDiscipline::passes_when_empty`).
     pub passes_when_empty: u32,
-    /// Packets propagating: arrival time (non-decreasing), the tie-order place taken
-    /// when the transmission started (ns-2 schedules the arrival then), packet.
-    pub in_flight: VecDeque<(SimTime, u64, PacketId)>,
     /// The link's head, if it has an error model or is down.
     pub head: Option<Box<LinkHead>>,
     /// Tie-order place of the end of the current transmission, taken when it started.
@@ -109,7 +106,6 @@ impl LinkDirection {
             done_seq: 0,
             done_event_pending: false,
             owes_empty_dequeue: false,
-            in_flight: VecDeque::new(),
             head: None,
             stats: LinkStats::default(),
         }

@@ -218,6 +218,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         links,
         routes: plan.routes.clone(),
         route_ids: HashMap::new(),
+        delay_lowered_at: HashMap::new(),
         flows,
         series,
         queue_actions: Vec::new(),

@@ -8,7 +8,7 @@
 //! - **delay**: `$link set delay_` — packets already on the wire keep their arrival
 //!   times; packets that start from then on propagate for the new delay (after a
 //!   decrease a packet may overtake earlier ones, as in ns-2, whose `avoidReordering_`
-//!   is off by default: the packets on the wire then get an arrival event each).
+//!   is off by default: each packet on the wire has an arrival event of its own).
 //! - **down**: `rtmodel-at T down` sets the head `DynamicLink`'s status to 0 and resets
 //!   the link's connectors: the queue drops everything it holds (`Queue::reset`) and the
 //!   delay line drops the packet being sent and every packet propagating
@@ -41,7 +41,9 @@ impl Simulation<'_> {
                 LinkChange::Rate(rate_bps) => l.set_rate(rate_bps),
                 LinkChange::Delay(delay) => {
                     if delay < l.delay {
-                        self.hold_in_flight(link);
+                        // Where the packets on the wire before the decrease end (see
+                        // `flush_down_link`).
+                        self.delay_lowered_at.insert(link, self.sched.reserve());
                     }
                     self.links[link as usize].delay = delay;
                 }
@@ -78,17 +80,21 @@ impl Simulation<'_> {
     fn flush_down_link(&mut self, link: u32) {
         let now = self.now();
         let cancelled = self.sched.cancel_where(|k| {
-            matches!(*k, EventKind::Arrive { link: l } | EventKind::TransmitDone { link: l } | EventKind::ArriveHeld { link: l, .. } if l == link)
+            matches!(*k, EventKind::Arrive { link: l, .. } | EventKind::TransmitDone { link: l } if l == link)
         });
-        // Packets on the wire since a delay decrease, in their (time, tie-order) order.
-        let mut held: Vec<_> = cancelled
+        // The packets on the wire are dropped in the order of their arrivals, except that
+        // those sent before the link's last delay decrease go first: the order in which
+        // traces have always shown these `d` lines (those packets used to be the only
+        // ones with an arrival event each), kept so that traces stay the same.
+        let lowered = self.delay_lowered_at.get(&link).copied();
+        let mut on_wire: Vec<_> = cancelled
             .iter()
             .filter_map(|e| match e.kind {
-                EventKind::ArriveHeld { packet, .. } => Some((e.at, e.seq, packet)),
+                EventKind::Arrive { packet, .. } => Some((lowered.is_none_or(|m| e.seq > m), e.at, e.seq, packet)),
                 _ => None,
             })
             .collect();
-        held.sort_unstable();
+        on_wire.sort_unstable();
         let mut actions = std::mem::take(&mut self.queue_actions);
         let mut flushed: Vec<PacketId> = Vec::new();
         let l = &mut self.links[link as usize];
@@ -104,8 +110,7 @@ impl Simulation<'_> {
         l.note_length();
         // The transmitter stays taken until the aborted transmission would have ended, as
         // ns-2's queue stays blocked until the link's `intr_` event.
-        flushed.extend(held.into_iter().map(|(_, _, id)| id));
-        flushed.extend(l.in_flight.drain(..).map(|(_, _, id)| id));
+        flushed.extend(on_wire.into_iter().map(|(_, _, _, id)| id));
         l.stats.down_drops += flushed.len() as u64;
         for id in flushed {
             self.drop_off_link(link, id, true);
@@ -117,27 +122,6 @@ impl Simulation<'_> {
         if let Some(t) = &mut self.tracer {
             t.link_state(now, &self.links[link as usize], up);
         }
-    }
-
-    /// The link's delay is about to go down: packets sent from now on may arrive before
-    /// those on the wire (ns-2 lets them). The link's in-flight list, which keeps one
-    /// arrival event for its head, holds packets in arrival order; so the packets on the
-    /// wire leave it, each with an arrival event of its own at the time and tie-order
-    /// place it had, and the list starts again with the packets sent at the new delay.
-    /// (Done here, at the event, so that sending a packet needs no ordering check.)
-    fn hold_in_flight(&mut self, link: u32) {
-        self.sched.cancel_where(|k| matches!(*k, EventKind::Arrive { link: l } if l == link));
-        for (at, seq, packet) in std::mem::take(&mut self.links[link as usize].in_flight) {
-            self.sched.schedule_reserved(at, seq, EventKind::ArriveHeld { link, packet });
-        }
-    }
-
-    /// A packet held by [`Self::hold_in_flight`] reaches the far end of its link.
-    pub(super) fn arrive_held(&mut self, link: u32, id: PacketId) {
-        if self.tracer.is_some() {
-            self.trace(crate::monitor::trace::TraceOp::Receive, link, id);
-        }
-        self.forward(id);
     }
 
     /// Recomputes the routes over the links that are up (ns-2 Session routing): each

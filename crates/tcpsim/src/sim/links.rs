@@ -230,13 +230,11 @@ impl Simulation<'_> {
         // LinkDelay schedules that arrival, then the end of the transmission, when the
         // transmission starts; the places taken here give same-time events ns-2's order
         // even when the events themselves are scheduled later.
+        // Each packet propagating has its own arrival event: after a delay decrease a
+        // packet may overtake earlier ones, as in ns-2.
         let arrival = done.saturating_add(l.delay);
-        let arrival_seq = self.sched.reserve();
+        self.sched.schedule(arrival, EventKind::Arrive { link, packet: id });
         l.done_seq = self.sched.reserve();
-        l.in_flight.push_back((arrival, arrival_seq, id));
-        if l.in_flight.len() == 1 {
-            self.sched.schedule_reserved(arrival, arrival_seq, EventKind::Arrive { link });
-        }
         if waiting > 0 {
             l.done_event_pending = true;
             self.sched.schedule_reserved(done, l.done_seq, EventKind::TransmitDone { link });
@@ -255,12 +253,8 @@ impl Simulation<'_> {
         self.start_transmission(link);
     }
 
-    pub(super) fn arrive(&mut self, link: u32) {
-        let l = &mut self.links[link as usize];
-        let (_, _, id) = l.in_flight.pop_front().expect("an arrival was pending");
-        if let Some(&(next, seq, _)) = l.in_flight.front() {
-            self.sched.schedule_reserved(next, seq, EventKind::Arrive { link });
-        }
+    /// Packet `id` reaches the far end of link direction `link`.
+    pub(super) fn arrive(&mut self, link: u32, id: PacketId) {
         if self.tracer.is_some() {
             self.trace(TraceOp::Receive, link, id);
         }

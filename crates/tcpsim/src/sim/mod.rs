@@ -62,6 +62,9 @@ pub struct Simulation<'s> {
     routes: Vec<Vec<u32>>,
     /// Each route's id, filled when dynamic routing first adds routes (empty otherwise).
     route_ids: std::collections::HashMap<Vec<u32>, u32>,
+    /// Per link direction whose delay went down during the run, the tie-order place
+    /// taken then (packets sent before it were on the wire at the change).
+    delay_lowered_at: std::collections::HashMap<u32, u64>,
     pub(crate) flows: Vec<Flow>,
     series: Option<TimeSeries>,
     /// Reused buffer for what queue disciplines ask for.
@@ -119,7 +122,7 @@ impl<'s> Simulation<'s> {
         while let Some(ev) = self.sched.pop_until(end) {
             match ev.kind {
                 EventKind::TransmitDone { link } => self.transmit_done(link),
-                EventKind::Arrive { link } => self.arrive(link),
+                EventKind::Arrive { link, packet } => self.arrive(link, packet),
                 EventKind::AgentTimer { agent, timer, generation } => self.agent_timer(agent, timer, generation),
                 EventKind::FlowStart { flow } => self.flow_start(flow),
                 EventKind::FlowStop { flow } => self.flow_stop(flow),
@@ -127,7 +130,6 @@ impl<'s> Simulation<'s> {
                 EventKind::Sample => self.sample(),
                 EventKind::MeasureStart => self.measurement_starts(),
                 EventKind::LinkChange { event } => self.link_change(event),
-                EventKind::ArriveHeld { link, packet } => self.arrive_held(link, packet),
                 EventKind::Progress => {
                     let now = self.sched.now();
                     progress(time::to_secs(now) / time::to_secs(end).max(1e-30));
