@@ -378,7 +378,7 @@ def _write_parquet(df: pd.DataFrame, path: Path, rid: str):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = pa.Table.from_pandas(df, preserve_index=False, nthreads=1)
     meta = dict(table.schema.metadata or {})
     meta[_PARQUET_KEY] = rid.encode()
     table = table.replace_schema_metadata(meta)
