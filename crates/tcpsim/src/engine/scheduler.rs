@@ -1,7 +1,26 @@
-//! The event scheduler: a binary heap ordered by (time, insertion sequence).
+//! The event scheduler: events pop in (time, insertion sequence) order, ties by insertion
+//! order, so a run is deterministic. Timers are cancelled lazily: the owner keeps a
+//! generation counter and ignores events whose generation is stale.
 //!
-//! Ties break by insertion order, so a run is deterministic. Timers are cancelled lazily:
-//! the owner keeps a generation counter and ignores events whose generation is stale.
+//! Why a timing wheel. Nearly every event is a link's end of transmission or arrival, a
+//! few microseconds to a few tens of milliseconds ahead of the clock, and the clock only
+//! moves forward. A binary heap of all pending events moved each 32-byte event through
+//! log2(pending) levels at every pop (about 110 instructions per event in B1); a wheel of
+//! time slots (a hashed timing wheel: Varghese and Lauck, "Hashed and hierarchical timing
+//! wheels", SOSP 1987; ns-2's calendar queue, Brown, CACM 31(10), 1988, is its cousin)
+//! files an event under its slot in constant time, and a pop finds the first occupied slot
+//! from a bitmap and takes the earliest of the few events there. Events beyond the
+//! wheel's horizon when they are scheduled (long timers, the end of a flow) wait in a
+//! binary heap, `far`; a pop takes the earlier of the two minima, so there is no horizon
+//! to the clock. A radix heap on the 128-bit key and a 4-ary heap were measured too and
+//! ran more instructions than the binary heap (docs/performance.md, "Event queue").
+//!
+//! The order is exactly that of one sorted list on (time, sequence): a slot holds one
+//! slot-width of time, so the earliest event is in the first occupied slot at or after
+//! the clock's, and is found by comparing whole keys. That covers `schedule_reserved`,
+//! which gives an event a tie-order place taken earlier and so can file a key below the
+//! last popped one (a zero-length transmission, a link change, an arrival at `now`): it
+//! lands in the clock's own slot and pops next, as it would from a heap.
 
 use super::time::SimTime;
 use std::cmp::Ordering;
@@ -69,13 +88,18 @@ impl Ord for Event {
     }
 }
 
-/// log2 of a wheel slot's width in picoseconds: 2^23 ps ≈ 8.4 µs, one 1 040-byte packet
-/// at 1 Gb/s.
-const SLOT_SHIFT: u32 = 23;
-/// Slots on the wheel (a multiple of 64): 4 096 slots of 8.4 µs cover 34 ms ahead.
+/// log2 of a wheel slot's width in picoseconds: 2^20 ps ≈ 1.05 µs. Of 2^18 to 2^24, measured with callgrind (docs/performance.md,
+/// "Event queue"), it gave B1 and B2 together the fewest instructions: wider slots hold
+/// more of B2's events to compare at each pop, narrower ones put more of B1's beyond the
+/// horizon.
+const SLOT_SHIFT: u32 = 20;
+/// Slots on the wheel: 4 096 slots of 1.05 µs cover 4.3 ms ahead.
 const SLOTS: usize = 4096;
+/// Words of the occupied-slot bitmap; one summary word marks the non-empty ones.
 const WORDS: usize = SLOTS / 64;
+const _: () = assert!(SLOTS % 64 == 0 && WORDS <= 64, "the bitmap's summary is one u64");
 
+/// The wheel slot of time `at`.
 fn slot_of(at: SimTime) -> u64 {
     at >> SLOT_SHIFT
 }
