@@ -383,6 +383,20 @@ mod tests {
     }
 
     #[test]
+    fn slots_past_the_end_of_the_bitmap_come_after_those_before_it() {
+        // The clock in slot 3000: slot 3500 sits further along the bitmap, slot
+        // SLOTS + 100 wraps round to its start, and comes later.
+        let slot = 1u64 << SLOT_SHIFT;
+        let mut s = Scheduler::default();
+        s.schedule(3000 * slot, EventKind::Sample);
+        assert_eq!(s.pop_until(SimTime::MAX).map(|e| e.at), Some(3000 * slot));
+        s.schedule((SLOTS as u64 + 100) * slot, EventKind::Progress);
+        s.schedule(3500 * slot, EventKind::MeasureStart);
+        let order: Vec<_> = drain(&mut s, SimTime::MAX).into_iter().map(|(at, _)| at / slot).collect();
+        assert_eq!(order, vec![3500, SLOTS as u64 + 100]);
+    }
+
+    #[test]
     fn pop_until_leaves_later_events_on_the_wheel_and_far_away() {
         let mut s = Scheduler::default();
         s.schedule(50, EventKind::Sample);
