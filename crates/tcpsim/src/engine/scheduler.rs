@@ -85,12 +85,13 @@ impl Ord for Event {
     }
 }
 
-/// log2 of a wheel slot's width in picoseconds: 2^20 ps ≈ 1.05 µs. Of 2^18 to 2^24, measured with callgrind (docs/performance.md,
-/// "Event queue"), it gave B1 and B2 together the fewest instructions: wider slots hold
-/// more of B2's events to compare at each pop, narrower ones put more of B1's beyond the
-/// horizon.
-const SLOT_SHIFT: u32 = 20;
-/// Slots on the wheel: 4 096 slots of 1.05 µs cover 4.3 ms ahead.
+/// log2 of a wheel slot's width in picoseconds: 2^22 ps ≈ 4.19 µs. Of 2^18 to 2^24,
+/// measured with callgrind (docs/performance.md, "Event queue"), it gives B1 and B2
+/// together the fewest instructions since every packet on a wire has an arrival event of
+/// its own (2^20 before): wider slots hold more events to compare at each pop, narrower
+/// ones put more of them beyond the horizon.
+const SLOT_SHIFT: u32 = 22;
+/// Slots on the wheel: 4 096 slots of 4.19 µs cover 17.2 ms ahead.
 const SLOTS: usize = 4096;
 /// Words of the occupied-slot bitmap; one summary word marks the non-empty ones.
 const WORDS: usize = SLOTS / 64;
@@ -410,11 +411,11 @@ mod tests {
     #[test]
     fn cancel_where_takes_events_from_the_wheel_and_far_away() {
         let mut s = Scheduler::default();
-        s.schedule(5, EventKind::Arrive { link: 1 });
-        s.schedule(5, EventKind::Arrive { link: 2 });
-        s.schedule(HORIZON * 4, EventKind::Arrive { link: 1 });
+        s.schedule(5, EventKind::Arrive { link: 1, packet: 0 });
+        s.schedule(5, EventKind::Arrive { link: 2, packet: 0 });
+        s.schedule(HORIZON * 4, EventKind::Arrive { link: 1, packet: 0 });
         s.schedule(7, EventKind::TransmitDone { link: 1 });
-        let mut removed: Vec<_> = s.cancel_where(|k| matches!(*k, EventKind::Arrive { link: 1 })).into_iter().map(|e| (e.at, e.seq)).collect();
+        let mut removed: Vec<_> = s.cancel_where(|k| matches!(*k, EventKind::Arrive { link: 1, .. })).into_iter().map(|e| (e.at, e.seq)).collect();
         removed.sort_unstable();
         assert_eq!(removed, vec![(5, 0), (HORIZON * 4, 2)]);
         assert_eq!(s.pending(), 2);
@@ -488,8 +489,8 @@ mod tests {
                 match op {
                     Op::Schedule { after, link } => {
                         let at = now.saturating_add(after);
-                        s.schedule(at, EventKind::Arrive { link });
-                        r.events.push(Event { at, seq: s.next_seq - 1, kind: EventKind::Arrive { link } });
+                        s.schedule(at, EventKind::Arrive { link, packet: 0 });
+                        r.events.push(Event { at, seq: s.next_seq - 1, kind: EventKind::Arrive { link, packet: 0 } });
                     }
                     Op::Reserve => reserved.push_back(s.reserve()),
                     Op::ScheduleReserved { after, link } => {
@@ -511,7 +512,7 @@ mod tests {
                         prop_assert_eq!(s.now(), r.now);
                     }
                     Op::Cancel { link } => {
-                        let on_link = |k: &EventKind| matches!(*k, EventKind::Arrive { link: l } | EventKind::TransmitDone { link: l } if l == link);
+                        let on_link = |k: &EventKind| matches!(*k, EventKind::Arrive { link: l, .. } | EventKind::TransmitDone { link: l } if l == link);
                         let mut got: Vec<_> = s.cancel_where(on_link).into_iter().map(|e| (e.at, e.seq)).collect();
                         let mut want: Vec<_> = r.events.iter().filter(|e| on_link(&e.kind)).map(|e| (e.at, e.seq)).collect();
                         r.events.retain(|e| !on_link(&e.kind));
