@@ -217,13 +217,12 @@ struct Column<const N: usize> {
 }
 
 impl<const N: usize> Column<N> {
-    fn new(write: impl FnOnce(&mut Line)) -> Self {
-        let mut room = [0u8; LINE_CAPACITY];
-        let mut line = Line::over(&mut room);
+    /// The text `write` puts in a line of `N` bytes.
+    fn new(write: impl FnOnce(&mut Line<N>)) -> Self {
+        let mut bytes = [0u8; N];
+        let mut line = Line::over(&mut bytes);
         write(&mut line);
         let len = line.len;
-        let mut bytes = [0u8; N];
-        bytes[..len].copy_from_slice(&room[..len]);
         Column { bytes, len }
     }
 
@@ -333,12 +332,12 @@ impl Repeats {
     }
 }
 
-/// One trace line being put together in a buffer of [`LINE_CAPACITY`] bytes: each
+/// One trace line (or [`Column`]) being put together in a buffer of `CAP` bytes: each
 /// column appended with copies of a length the compiler knows (none through `memcpy`),
 /// integers written two digits at a time from a table (the same digits `Display`
 /// writes).
-struct Line<'a> {
-    bytes: &'a mut [u8; LINE_CAPACITY],
+struct Line<'a, const CAP: usize = LINE_CAPACITY> {
+    bytes: &'a mut [u8; CAP],
     len: usize,
 }
 
@@ -350,8 +349,8 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-impl<'a> Line<'a> {
-    fn over(bytes: &'a mut [u8; LINE_CAPACITY]) -> Self {
+impl<'a, const CAP: usize> Line<'a, CAP> {
+    fn over(bytes: &'a mut [u8; CAP]) -> Self {
         Line { bytes, len: 0 }
     }
 
@@ -448,16 +447,15 @@ impl<'a> Line<'a> {
         self.push_u64(n.unsigned_abs());
     }
 
-    /// `n` with exactly `width` digits, leading zeros kept (`{n:0width$}` for `n` below
-    /// 10^width, `width` at most 6).
-    fn push_zero_padded(&mut self, mut n: u64, width: usize) {
-        let mut six = [b'0'; 8];
-        for place in (0..width).rev() {
-            six[place] = b'0' + (n % 10) as u8;
-            n /= 10;
+    /// `n` (below 10^6, not 0) as six digits, leading zeros kept and trailing zeros
+    /// dropped: the decimals of a time in microseconds.
+    fn push_microseconds(&mut self, n: u64) {
+        let pair = |p: u64| [DIGIT_PAIRS[p as usize * 2], DIGIT_PAIRS[p as usize * 2 + 1]];
+        let ([a, b], [c, d], [e, f]) = (pair(n / 10_000), pair(n / 100 % 100), pair(n % 100));
+        self.push([a, b, c, d, e, f]);
+        while self.bytes[self.len - 1] == b'0' {
+            self.len -= 1;
         }
-        self.bytes[self.len..self.len + six.len()].copy_from_slice(&six);
-        self.len += width;
     }
 
     /// The time column, as [`write_time`] describes it.
@@ -479,18 +477,12 @@ impl<'a> Line<'a> {
             }
             return self.push(*b"e-05");
         }
-        let (secs, mut frac) = (us / US_PER_S, us % US_PER_S);
+        let (secs, frac) = (us / US_PER_S, us % US_PER_S);
         self.push_u64(secs);
-        if frac == 0 {
-            return;
+        if frac != 0 {
+            self.push(*b".");
+            self.push_microseconds(frac);
         }
-        let mut digits = 6;
-        while frac % 10 == 0 {
-            frac /= 10;
-            digits -= 1;
-        }
-        self.push(*b".");
-        self.push_zero_padded(frac, digits);
     }
 }
 
@@ -589,16 +581,12 @@ mod tests {
                 assert_eq!(line.bytes(), i.to_string().as_bytes(), "i64 {i}");
             }
         }
-        for width in 1..=6 {
-            for n in [0u64, 1, 7, 10, 99, 100, 12_345, 999_999] {
-                if n < 10u64.pow(width as u32) {
-                    let mut room = [0u8; LINE_CAPACITY];
-                    let mut line = Line::over(&mut room);
-                    line.push(*b"x");
-                    line.push_zero_padded(n, width);
-                    assert_eq!(line.bytes(), format!("x{n:0width$}").as_bytes());
-                }
-            }
+        for n in [1u64, 7, 10, 99, 100, 12_345, 100_000, 120_000, 999_999] {
+            let mut room = [0u8; LINE_CAPACITY];
+            let mut line = Line::over(&mut room);
+            line.push(*b"x");
+            line.push_microseconds(n);
+            assert_eq!(line.bytes(), format!("x{n:06}").trim_end_matches('0').as_bytes());
         }
     }
 
