@@ -464,7 +464,7 @@ def _trace_types() -> Dict[str, Any]:
             "seq": pa.int64(), "uid": pa.int64()}
 
 
-def _node_of(addresses: Any) -> Any:
+def _node_of(addresses: Any, pool: Any) -> Any:
     """The node numbers of a dictionary-encoded column of ``node.port`` addresses: each
     distinct address is split once, and its node number spread to its rows."""
     import pyarrow as pa
@@ -472,9 +472,25 @@ def _node_of(addresses: Any) -> Any:
 
     chunks = []
     for chunk in addresses.chunks:
-        nodes = pc.cast(pc.list_element(pc.split_pattern(chunk.dictionary, ".", max_splits=1), 0), pa.int64())
-        chunks.append(pc.take(nodes, chunk.indices))
+        words = pc.split_pattern(chunk.dictionary, ".", max_splits=1, memory_pool=pool)
+        nodes = pc.cast(pc.list_element(words, 0, memory_pool=pool), pa.int64(), memory_pool=pool)
+        chunks.append(pc.take(nodes, chunk.indices, memory_pool=pool))
     return pa.chunked_array(chunks, pa.int64())
+
+
+def _trace_memory_pool() -> Any:
+    """The Arrow memory pool `read_trace` allocates from: jemalloc's where pyarrow has
+    it. Reading B1's 10-second trace in a fresh process with pyarrow 26's default pool
+    (mimalloc) took 1.0-1.3 s of system time (the kernel handing out fresh pages), with
+    jemalloc's 0.25-0.33 s, and 1.5-2.0 s of CPU in all against 0.8-1.2 s (three fresh
+    processes each; docs/performance.md, "Traces and the Python layer"). Passed to each
+    call, not made the default, so nothing else in the process changes."""
+    import pyarrow as pa
+
+    try:
+        return pa.jemalloc_memory_pool()
+    except NotImplementedError:  # a pyarrow built without jemalloc
+        return pa.default_memory_pool()
 
 
 #: The trace columns `trace_measures` reads: what to ask `read_trace` for when only the
@@ -512,6 +528,7 @@ def read_trace(path: Path, columns: Optional[Sequence[str]] = None) -> pd.DataFr
                          f"the columns are {', '.join(TRACE_COLUMNS)}")
     wanted = [c for c in TRACE_COLUMNS if c in wanted]
     types = {c: t for c, t in _trace_types().items() if c in wanted}
+    pool = _trace_memory_pool()
     try:
         table = pv.read_csv(
             path,
@@ -520,6 +537,7 @@ def read_trace(path: Path, columns: Optional[Sequence[str]] = None) -> pd.DataFr
             # "-" (a dequeue) and the like are words, never missing values
             convert_options=pv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False,
                                               include_columns=wanted),
+            memory_pool=pool,
         )
     except pa.ArrowInvalid as e:
         if "Empty CSV file" not in str(e):
@@ -527,8 +545,8 @@ def read_trace(path: Path, columns: Optional[Sequence[str]] = None) -> pd.DataFr
         table = pa.schema(list(types.items())).empty_table()
     for address, node in (("src", "src_node"), ("dst", "dst_node")):
         if address in types:
-            table = table.append_column(node, _node_of(table[address]))
-    return table.to_pandas()
+            table = table.append_column(node, _node_of(table[address], pool))
+    return table.to_pandas(memory_pool=pool)
 
 
 def _first_and_last(uid: np.ndarray, t: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
