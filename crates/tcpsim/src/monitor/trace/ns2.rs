@@ -291,10 +291,13 @@ struct Repeats {
     /// The time column of the last line.
     time: (SimTime, Column<TIME_COLUMN_BYTES>),
     /// ` type size flags fid src.port dst.port ` of the last packet seen in each slot.
-    packets: Box<[Option<(PacketColumnsKey, Column<PACKET_COLUMNS_BYTES>)>]>,
+    packets: Box<[Remembered<PacketColumnsKey, PACKET_COLUMNS_BYTES>]>,
     /// `seq uid\n` of the last packet seen in each slot, under its `(seq, uid)`.
-    numbers: Box<[Option<((i64, u64), Column<PACKET_NUMBERS_BYTES>)>]>,
+    numbers: Box<[Remembered<(i64, u64), PACKET_NUMBERS_BYTES>]>,
 }
+
+/// A slot of [`Repeats`]: a column and what it was formatted from, once filled.
+type Remembered<K, const N: usize> = Option<(K, Column<N>)>;
 
 impl Repeats {
     fn new() -> Self {
@@ -798,7 +801,7 @@ mod tests {
         for (i, t) in [0, 0, 5_000_000, 5_000_000, PS_PER_S, PS_PER_S, PS_PER_S + 1, 2 * PS_PER_S].into_iter().enumerate() {
             let i = i as u64;
             let mut data = tcp_data(i as i64, i % 2 * far_uid);
-            data.flow = if i % 3 == 0 { far_flow } else { 0 };
+            data.flow = if i.is_multiple_of(3) { far_flow } else { 0 };
             data.size = if i == 4 { 40 } else { 1040 };
             data.ecn = if i == 5 { EcnCodepoint::Ce } else { EcnCodepoint::Ect0 };
             events.push(ev(TraceOp::Enqueue, t, 0, 2, data));
