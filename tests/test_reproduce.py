@@ -556,6 +556,23 @@ def test_read_trace_columns_and_agent_nodes(tmp_path):
     assert empty["trace_sent"] == 0 and empty["trace_drops_all"] == 0 and np.isnan(empty["trace_delay_ms"])
 
 
+def test_read_trace_of_some_columns_gives_those_of_the_whole_frame(tmp_path):
+    import tcpsim
+    from tcpsim.reproduce.measures import TRACE_MEASURES_COLUMNS
+
+    tcpsim.run(TRACED_SCENARIO, out=tmp_path)
+    path = tmp_path / "traces" / "trace.tr"
+    whole = read_trace(path)
+    some = read_trace(path, TRACE_MEASURES_COLUMNS)
+    assert len(some.columns) < len(whole.columns)
+    pd.testing.assert_frame_equal(some, whole[list(some.columns)])
+    assert trace_measures(some) == trace_measures(whole)
+    # asked in another order, the columns come in the file's order; no src, no src_node
+    assert list(read_trace(path, ["uid", "op", "dst"]).columns) == ["op", "dst", "uid", "dst_node"]
+    with pytest.raises(ValueError, match=r"no trace column 'flag'.*op, time, from"):
+        read_trace(path, ["op", "flag"])
+
+
 def test_read_trace_gives_the_same_frame_whatever_the_block_size(tmp_path, monkeypatch):
     # Blocks read separately get dictionaries of their own, merged into one categorical.
     import tcpsim

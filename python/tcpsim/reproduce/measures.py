@@ -95,7 +95,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -464,7 +464,7 @@ def _trace_types() -> Dict[str, Any]:
             "seq": pa.int64(), "uid": pa.int64()}
 
 
-def _node_of(addresses: Any) -> Any:
+def _node_of(addresses: Any, pool: Any) -> Any:
     """The node numbers of a dictionary-encoded column of ``node.port`` addresses: each
     distinct address is split once, and its node number spread to its rows."""
     import pyarrow as pa
@@ -472,14 +472,42 @@ def _node_of(addresses: Any) -> Any:
 
     chunks = []
     for chunk in addresses.chunks:
-        nodes = pc.cast(pc.list_element(pc.split_pattern(chunk.dictionary, ".", max_splits=1), 0), pa.int64())
-        chunks.append(pc.take(nodes, chunk.indices))
+        words = pc.split_pattern(chunk.dictionary, ".", max_splits=1, memory_pool=pool)
+        nodes = pc.cast(pc.list_element(words, 0, memory_pool=pool), pa.int64(), memory_pool=pool)
+        chunks.append(pc.take(nodes, chunk.indices, memory_pool=pool))
     return pa.chunked_array(chunks, pa.int64())
 
 
-def read_trace(path: Path) -> pd.DataFrame:
+def _trace_memory_pool() -> Any:
+    """The Arrow memory pool `read_trace` allocates from: jemalloc's where pyarrow has
+    it. Reading B1's 10-second trace in a fresh process with pyarrow 26's default pool
+    (mimalloc) took 1.0-1.3 s of system time (the kernel handing out fresh pages), with
+    jemalloc's 0.25-0.33 s, and 1.5-2.0 s of CPU in all against 0.8-1.2 s (three fresh
+    processes each; docs/performance.md, "Traces and the Python layer"). Passed to each
+    call, not made the default, so nothing else in the process changes."""
+    import pyarrow as pa
+
+    try:
+        return pa.jemalloc_memory_pool()
+    except NotImplementedError:  # a pyarrow built without jemalloc
+        return pa.default_memory_pool()
+
+
+#: The trace columns `trace_measures` reads: what to ask `read_trace` for when only the
+#: measures are wanted (the columns left out are not parsed at all).
+TRACE_MEASURES_COLUMNS = ["op", "time", "from", "to", "type", "size", "src", "dst", "uid"]
+
+
+def read_trace(path: Path, columns: Optional[Sequence[str]] = None) -> pd.DataFrame:
     """An ns-2 trace file (docs/traces.md) as a DataFrame, with the source and
-    destination agents' nodes as integer columns ``src_node``, ``dst_node``.
+    destination agents' nodes as integer columns ``src_node``, ``dst_node`` (when
+    ``src`` and ``dst`` are read).
+
+    `columns`: the names of `TRACE_COLUMNS` to read, in file order whatever their order
+    here; all of them by default. Leaving out the columns a caller does not use saves
+    parsing them: `TRACE_MEASURES_COLUMNS` (9 of the 12) read B1's 10-second trace with
+    about 15 % less CPU time than all 12 (docs/performance.md, "Traces and the Python
+    layer").
 
     Read with pyarrow's CSV reader and explicit column types: op, type, flags, src and
     dst come back as categoricals, the other columns as int64 (time float64). A million
@@ -493,22 +521,32 @@ def read_trace(path: Path) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.csv as pv
 
-    types = _trace_types()
+    wanted = TRACE_COLUMNS if columns is None else list(columns)
+    unknown = sorted(set(wanted) - set(TRACE_COLUMNS))
+    if unknown:
+        raise ValueError(f"read_trace: no trace column {', '.join(map(repr, unknown))}; "
+                         f"the columns are {', '.join(TRACE_COLUMNS)}")
+    wanted = [c for c in TRACE_COLUMNS if c in wanted]
+    types = {c: t for c, t in _trace_types().items() if c in wanted}
+    pool = _trace_memory_pool()
     try:
         table = pv.read_csv(
             path,
             read_options=pv.ReadOptions(column_names=TRACE_COLUMNS, block_size=TRACE_BLOCK_BYTES),
             parse_options=pv.ParseOptions(delimiter=" ", quote_char=False),
             # "-" (a dequeue) and the like are words, never missing values
-            convert_options=pv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False),
+            convert_options=pv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False,
+                                              include_columns=wanted),
+            memory_pool=pool,
         )
     except pa.ArrowInvalid as e:
         if "Empty CSV file" not in str(e):
             raise
         table = pa.schema(list(types.items())).empty_table()
-    table = table.append_column("src_node", _node_of(table["src"]))
-    table = table.append_column("dst_node", _node_of(table["dst"]))
-    return table.to_pandas()
+    for address, node in (("src", "src_node"), ("dst", "dst_node")):
+        if address in types:
+            table = table.append_column(node, _node_of(table[address], pool))
+    return table.to_pandas(memory_pool=pool)
 
 
 def _first_and_last(uid: np.ndarray, t: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -68,7 +68,7 @@ from .. import units
 from .._progress import Counter
 from ..results import Results, _atomic_write
 from .checks import NO_TWIN
-from .measures import handoff_measures, read_trace, smoothness_measures, trace_measures
+from .measures import TRACE_MEASURES_COLUMNS, handoff_measures, read_trace, smoothness_measures, trace_measures
 from .runner import run_in_processes
 from .spec import parse_ref
 
@@ -400,7 +400,8 @@ def run_twin(args: List[str], measuring: Optional[Dict[str, Any]] = None) -> Dic
         if p.returncode != 0 or (traced and not trace.is_file()):
             err = (p.stderr or p.stdout).strip().splitlines()
             raise RuntimeError(f"ns {' '.join(args)} failed (exit {p.returncode}): {err[-1] if err else 'no output'}")
-        tr = read_trace(trace) if traced else None
+        # measures_from reads no column beyond trace_measures' (its UDP count included)
+        tr = read_trace(trace, TRACE_MEASURES_COLUMNS) if traced else None
     return {"measures": measures_from(p.stdout, tr, seconds, measuring), "stdout": p.stdout}
 
 

@@ -25,7 +25,7 @@ from .._progress import Counter
 from ..results import _atomic_write, load_results
 from ..sweep import Run, Sweep, canonical_toml, run_id, run_sweep
 from .measures import (aqm_measures, cubic_epoch_measures, event_measures, group_measures, handoff_measures,
-                       read_trace,
+                       TRACE_MEASURES_COLUMNS, read_trace,
                        run_measures, smoothness_measures, trace_counter_checks, trace_measures,
                        window_measures)
 from .spec import Document, Experiment, point_key
@@ -146,7 +146,7 @@ def _traced_task(task: Dict[str, Any]) -> Dict[str, Any]:
                            f"tcpsim {task['version']}; install the same version everywhere")
     with tempfile.TemporaryDirectory(prefix="tcpsim-trace-") as tmp:
         res = run(task["text"], out=tmp)
-        tr = read_trace(Path(tmp) / "traces" / "trace.tr")
+        tr = read_trace(Path(tmp) / "traces" / "trace.tr", TRACE_MEASURES_COLUMNS)
         tm = trace_measures(tr)
         lines = int(len(tr))
     return {"run_id": task["run_id"], "measures": tm, "lines": lines,

@@ -40,7 +40,7 @@ struct FlowEnds {
 }
 
 pub(crate) struct Tracer {
-    ns2: Option<Ns2TraceWriter<File_>>,
+    ns2: Option<Ns2TraceWriter<File>>,
     /// Per link direction, its pcap writer if selected.
     link_pcaps: Vec<Option<PcapWriter<File_>>>,
     /// Per node, its pcap writer if selected.

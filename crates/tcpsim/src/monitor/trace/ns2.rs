@@ -28,7 +28,7 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use super::{TraceEvent, TraceKind, TraceSink, TracedPacket};
@@ -39,9 +39,9 @@ use crate::engine::SimTime;
 /// (`PRECISION 1.0E+6` in basetrace.h).
 const US_PER_S: u64 = 1_000_000;
 
-/// The trace file's write buffer: one `write` system call per 256 KiB (about 4 700
-/// lines), not per 8 KiB (`BufWriter`'s default): B1 with `ns2 = "all"` writes 102 MB in
-/// 10 simulated seconds.
+/// Lines are handed to the output this many bytes at a time: one `write` system call per
+/// 256 KiB (about 4 700 lines), not per 8 KiB (`BufWriter`'s default): B1 with
+/// `ns2 = "all"` writes 102 MB in 10 simulated seconds.
 const BUFFER_BYTES: usize = 256 * 1024;
 
 /// Writes ns-2 trace lines for the events of the selected link directions.
@@ -50,25 +50,40 @@ const BUFFER_BYTES: usize = 256 * 1024;
 /// `$ns trace-queue $n1 $n2` per direction; `None` records every link, like
 /// `$ns trace-all`. ns-2 records `+`, `-` and `d` at the link's queue and `r` where the
 /// link delivers, so every op of a selected link is written.
+///
+/// The writer buffers by itself: each line is put together in place at the end of its
+/// buffer (no copy of it), and the buffer goes to the output [`BUFFER_BYTES`] at a time.
 pub struct Ns2TraceWriter<W: Write> {
     out: W,
     links: Option<HashSet<(u32, u32)>>,
+    /// Lines not yet handed to `out`, in `pending[..filled]`; the rest is room for the
+    /// next line (at least [`LINE_CAPACITY`] bytes).
+    pending: Box<[u8]>,
+    filled: usize,
+    repeats: Repeats,
 }
 
-impl Ns2TraceWriter<BufWriter<File>> {
-    /// Creates (truncates) the trace file at `path`, buffered.
+impl Ns2TraceWriter<File> {
+    /// Creates (truncates) the trace file at `path`; the writer buffers it.
     pub fn create(path: &Path, links: Option<HashSet<(u32, u32)>>) -> io::Result<Self> {
-        Ok(Ns2TraceWriter::new(BufWriter::with_capacity(BUFFER_BYTES, File::create(path)?), links))
+        Ok(Ns2TraceWriter::new(File::create(path)?, links))
     }
 }
 
 impl<W: Write> Ns2TraceWriter<W> {
-    /// A writer over any output; pass a buffered one (each line is several small writes).
+    /// A writer over any output (it needs no buffering of its own: the writer hands it
+    /// [`BUFFER_BYTES`] at a time).
     pub fn new(out: W, links: Option<HashSet<(u32, u32)>>) -> Self {
-        Ns2TraceWriter { out, links }
+        Ns2TraceWriter {
+            out,
+            links,
+            pending: vec![0; BUFFER_BYTES + LINE_CAPACITY].into_boxed_slice(),
+            filled: 0,
+            repeats: Repeats::new(),
+        }
     }
 
-    /// Gives back the output (after [`TraceSink::finish`] to have everything flushed).
+    /// Gives back the output (after [`TraceSink::finish`] to have everything written).
     pub fn into_inner(self) -> W {
         self.out
     }
@@ -84,6 +99,12 @@ impl<W: Write> Ns2TraceWriter<W> {
         }
     }
 
+    /// Hands the buffered lines to the output.
+    fn write_pending(&mut self) -> io::Result<()> {
+        let filled = std::mem::take(&mut self.filled);
+        self.out.write_all(&self.pending[..filled])
+    }
+
     /// Writes the line ns-2 writes when a link direction goes down or comes up
     /// (`Link instproc down` / `up` in ns-link.tcl, through the rtmodel's trace):
     /// `v TIME link-down FROM TO` or `v TIME link-up FROM TO`. ns-2 writes it once per
@@ -95,7 +116,10 @@ impl<W: Write> Ns2TraceWriter<W> {
         // ns-2 prints `[$ns now]` here, a double through Tcl with tcl_precision 17 (ns-2
         // sets it), not in the packet lines' format: "4", "1.0013000000000001".
         let seconds = time as f64 / (PS_PER_US * US_PER_S) as f64;
-        writeln!(self.out, "v {} {} {from} {to}", format_g17(seconds), if up { "link-up" } else { "link-down" })
+        let line = format!("v {} {} {from} {to}\n", format_g17(seconds), if up { "link-up" } else { "link-down" });
+        // Behind the packet lines before it: rare, so the buffer is simply emptied first.
+        self.write_pending()?;
+        self.out.write_all(line.as_bytes())
     }
 }
 
@@ -104,10 +128,17 @@ impl<W: Write> TraceSink for Ns2TraceWriter<W> {
         if !self.wants(ev) {
             return Ok(());
         }
-        write_line(&mut self.out, ev)
+        let room: &mut [u8; LINE_CAPACITY] =
+            (&mut self.pending[self.filled..self.filled + LINE_CAPACITY]).try_into().expect("LINE_CAPACITY bytes");
+        self.filled += put_line(room, ev, &mut self.repeats);
+        if self.filled >= BUFFER_BYTES {
+            self.write_pending()?;
+        }
+        Ok(())
     }
 
     fn finish(&mut self) -> io::Result<()> {
+        self.write_pending()?;
         self.out.flush()
     }
 }
@@ -137,63 +168,179 @@ pub fn format_g17(x: f64) -> String {
     format!("{sign}{}", trim(fixed))
 }
 
-/// Writes one trace line, newline included, for `ev`, in one `write_all`.
-///
-/// The line is put together in a buffer on the stack with the integer formatting of
-/// [`Line`], not `write!`: B1 traced with `ns2 = "all"` writes 1.9 million lines in 10
-/// simulated seconds, and `std::fmt`'s machinery per column cost several times the
-/// untraced run (docs/performance.md, "Traces and the Python layer").
+/// Writes one trace line, newline included, for `ev`, in one `write_all` (what
+/// [`Ns2TraceWriter`] writes for it; the writer also reuses the columns repeated from
+/// the lines before).
 pub fn write_line<W: Write>(out: &mut W, ev: &TraceEvent) -> io::Result<()> {
-    let p = &ev.packet;
-    let mut line = Line::new();
-    line.push([ev.op.ns2_letter(), b' ']);
-    line.push_time(ev.time);
-    line.push(*b" ");
-    line.push_u64(ev.from_node.into());
-    line.push(*b" ");
-    line.push_u64(ev.to_node.into());
-    line.push(*b" ");
-    line.push(match p.kind {
-        TraceKind::TcpData => *b"tcp",
-        TraceKind::TcpAck => *b"ack",
-        TraceKind::Udp => *b"cbr",
-    });
-    line.push(*b" ");
-    line.push_u64(p.size.into());
-    line.push(*b" ");
-    line.push(flags_field(p));
-    line.push(*b" ");
-    line.push_u64(p.flow.into());
-    line.push(*b" ");
-    line.push_u64(p.src_node.into());
-    line.push(*b".");
-    line.push_u64(p.src_port.into());
-    line.push(*b" ");
-    line.push_u64(p.dst_node.into());
-    line.push(*b".");
-    line.push_u64(p.dst_port.into());
-    line.push(*b" ");
-    line.push_i64(p.seq);
-    line.push(*b" ");
-    line.push_u64(p.uid);
-    line.push(*b"\n");
-    out.write_all(line.bytes())
+    let mut room = [0u8; LINE_CAPACITY];
+    let len = put_line(&mut room, ev, &mut Repeats::new());
+    out.write_all(&room[..len])
 }
 
-/// Room for the longest trace line (172 bytes: the op, a time of at most 20 + 1 + 6
+/// Puts the trace line of `ev`, newline included, at the start of `room`; returns its
+/// length.
+///
+/// The line is put together with the integer formatting of [`Line`], not `write!`: B1
+/// traced with `ns2 = "all"` writes 1.9 million lines in 10 simulated seconds, and
+/// `std::fmt`'s machinery per column cost several times the untraced run
+/// (docs/performance.md, "Traces and the Python layer"). The time and the columns from
+/// `type` to `dst.port` are copied from `repeats` when an earlier line had the same
+/// (lines of one event share its time; a flow's packets share all but their size and
+/// flags, which seldom change; a packet's `seq` and `uid` recur on each link it crosses:
+/// `+`, `-` and `r` on each).
+fn put_line(room: &mut [u8; LINE_CAPACITY], ev: &TraceEvent, repeats: &mut Repeats) -> usize {
+    let p = &ev.packet;
+    let mut line = Line::over(room);
+    line.push([ev.op.ns2_letter(), b' ']);
+    line.push_column(repeats.time(ev.time));
+    line.push(*b" ");
+    line.push_u32(ev.from_node);
+    line.push(*b" ");
+    line.push_u32(ev.to_node);
+    line.push_column(repeats.packet_columns(p));
+    line.push_column(repeats.packet_numbers(p));
+    line.len
+}
+
+/// Room for the longest trace line (159 bytes: the op, a time of at most 20 + 1 + 6
 /// characters, seven u32 columns of at most 10 digits, `seq` with its sign and `uid` of
 /// at most 20 characters each, the type, the flags, eleven separators and the newline)
-/// plus the 20 bytes a number's digits are copied in (see [`Line::push_u64`]).
+/// plus what a [`Column`] copies past its text (see [`Line::push_column`]).
 const LINE_CAPACITY: usize = 256;
 
-/// The most decimal digits a u64 has.
-const U64_DIGITS: usize = 20;
+/// A column (or run of columns) formatted once: its text is `bytes[..len]`, the rest
+/// zeros. Copied whole (a copy of a length the compiler knows), then cut to `len`.
+#[derive(Clone, Copy)]
+struct Column<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
 
-/// One trace line being put together: each column appended with copies of a length the
-/// compiler knows (none through `memcpy`), integers written two digits at a time from a
-/// table (the same digits `Display` writes).
-struct Line {
-    bytes: [u8; LINE_CAPACITY],
+impl<const N: usize> Column<N> {
+    /// The text `write` puts in a line of `N` bytes.
+    fn new(write: impl FnOnce(&mut Line<N>)) -> Self {
+        let mut bytes = [0u8; N];
+        let mut line = Line::over(&mut bytes);
+        write(&mut line);
+        let len = line.len;
+        Column { bytes, len }
+    }
+
+    fn text(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// The longest time column (`18446744.073710` s, the end of the picosecond clock, has 15
+/// characters), rounded up.
+const TIME_COLUMN_BYTES: usize = 32;
+
+/// The longest run from `type` to `dst.port`, spaces around it included (79 bytes: the
+/// type, the flags, five u32 numbers, two dots and six spaces), rounded up.
+const PACKET_COLUMNS_BYTES: usize = 96;
+
+/// What identifies the columns from `type` to `dst.port` of a line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PacketColumnsKey {
+    kind: TraceKind,
+    size: u32,
+    ecn: super::EcnCodepoint,
+    ece: bool,
+    cwr: bool,
+    flow: u32,
+    src_node: u32,
+    src_port: u32,
+    dst_node: u32,
+    dst_port: u32,
+}
+
+impl PacketColumnsKey {
+    fn of(p: &TracedPacket) -> Self {
+        PacketColumnsKey {
+            kind: p.kind,
+            size: p.size,
+            ecn: p.ecn,
+            ece: p.ece,
+            cwr: p.cwr,
+            flow: p.flow,
+            src_node: p.src_node,
+            src_port: p.src_port,
+            dst_node: p.dst_node,
+            dst_port: p.dst_port,
+        }
+    }
+}
+
+/// The longest `seq uid` with the newline (42 bytes), rounded up.
+const PACKET_NUMBERS_BYTES: usize = 48;
+
+/// Remembered `seq uid` columns, one slot per uid modulo the slots: enough for the
+/// packets in flight of B1 and its like (about 800 uids are given out while a packet
+/// crosses B1's dumbbell: 17 000 packets a second, data and ACKs, over 50 ms of
+/// propagation and queueing).
+const PACKET_NUMBER_SLOTS: usize = 2048;
+
+/// Remembered packet columns: one slot per flow and direction (modulo the slots), so
+/// the data and the ACKs of a few hundred flows each find their own.
+const PACKET_COLUMN_SLOTS: usize = 512;
+
+/// The columns that repeat from line to line, each formatted the first time and copied
+/// while it stays the same. Only a cache: every entry holds what it was formatted from
+/// and is formatted again when that differs, so lines never depend on what came before.
+struct Repeats {
+    /// The time column of the last line.
+    time: (SimTime, Column<TIME_COLUMN_BYTES>),
+    /// ` type size flags fid src.port dst.port ` of the last packet seen in each slot.
+    packets: Box<[Remembered<PacketColumnsKey, PACKET_COLUMNS_BYTES>]>,
+    /// `seq uid\n` of the last packet seen in each slot, under its `(seq, uid)`.
+    numbers: Box<[Remembered<(i64, u64), PACKET_NUMBERS_BYTES>]>,
+}
+
+/// A slot of [`Repeats`]: a column and what it was formatted from, once filled.
+type Remembered<K, const N: usize> = Option<(K, Column<N>)>;
+
+impl Repeats {
+    fn new() -> Self {
+        Repeats {
+            time: (0, Column::new(|l| l.push_time(0))),
+            packets: vec![None; PACKET_COLUMN_SLOTS].into_boxed_slice(),
+            numbers: vec![None; PACKET_NUMBER_SLOTS].into_boxed_slice(),
+        }
+    }
+
+    fn time(&mut self, t: SimTime) -> &Column<TIME_COLUMN_BYTES> {
+        if self.time.0 != t {
+            self.time = (t, Column::new(|l| l.push_time(t)));
+        }
+        &self.time.1
+    }
+
+    fn packet_columns(&mut self, p: &TracedPacket) -> &Column<PACKET_COLUMNS_BYTES> {
+        let key = PacketColumnsKey::of(p);
+        let slot = (p.flow as usize * 2 + usize::from(p.kind == TraceKind::TcpAck)) % PACKET_COLUMN_SLOTS;
+        let entry = &mut self.packets[slot];
+        if !matches!(entry, Some((k, _)) if *k == key) {
+            *entry = Some((key, Column::new(|l| l.push_packet_columns(p))));
+        }
+        &entry.as_ref().expect("filled above").1
+    }
+
+    fn packet_numbers(&mut self, p: &TracedPacket) -> &Column<PACKET_NUMBERS_BYTES> {
+        let key = (p.seq, p.uid);
+        let entry = &mut self.numbers[p.uid as usize % PACKET_NUMBER_SLOTS];
+        if !matches!(entry, Some((k, _)) if *k == key) {
+            *entry = Some((key, Column::new(|l| l.push_packet_numbers(p))));
+        }
+        &entry.as_ref().expect("filled above").1
+    }
+}
+
+/// One trace line (or [`Column`]) being put together in a buffer of `CAP` bytes: each
+/// column appended with copies of a length the compiler knows (none through `memcpy`),
+/// integers written two digits at a time from a table (the same digits `Display`
+/// writes).
+struct Line<'a, const CAP: usize = LINE_CAPACITY> {
+    bytes: &'a mut [u8; CAP],
     len: usize,
 }
 
@@ -205,11 +352,12 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-impl Line {
-    fn new() -> Self {
-        Line { bytes: [0; LINE_CAPACITY], len: 0 }
+impl<'a, const CAP: usize> Line<'a, CAP> {
+    fn over(bytes: &'a mut [u8; CAP]) -> Self {
+        Line { bytes, len: 0 }
     }
 
+    #[cfg(test)]
     fn bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
@@ -219,12 +367,49 @@ impl Line {
         self.len += N;
     }
 
-    /// Numbers below 100 (most node numbers, ports and flow ids) are pushed as one or two
-    /// bytes. Longer ones: writes the digits of `n` at the end of a 40-byte scratch (they
-    /// end at byte 20), copies the 20 bytes from the first digit on (a copy of fixed
-    /// length: the bytes past the digits are overwritten by the next column) and keeps
-    /// as many as there are digits.
-    fn push_u64(&mut self, mut n: u64) {
+    /// Copies the whole of `column` (its zeros past the text are overwritten by the next
+    /// column) and keeps its text.
+    fn push_column<const N: usize>(&mut self, column: &Column<N>) {
+        self.bytes[self.len..self.len + N].copy_from_slice(&column.bytes);
+        self.len += column.len;
+    }
+
+    /// ` type size flags fid src.port dst.port `, spaces around it included.
+    fn push_packet_columns(&mut self, p: &TracedPacket) {
+        self.push(*b" ");
+        self.push(match p.kind {
+            TraceKind::TcpData => *b"tcp",
+            TraceKind::TcpAck => *b"ack",
+            TraceKind::Udp => *b"cbr",
+        });
+        self.push(*b" ");
+        self.push_u32(p.size);
+        self.push(*b" ");
+        self.push(flags_field(p));
+        self.push(*b" ");
+        self.push_u32(p.flow);
+        self.push(*b" ");
+        self.push_u32(p.src_node);
+        self.push(*b".");
+        self.push_u32(p.src_port);
+        self.push(*b" ");
+        self.push_u32(p.dst_node);
+        self.push(*b".");
+        self.push_u32(p.dst_port);
+        self.push(*b" ");
+    }
+
+    /// `seq uid` and the newline.
+    fn push_packet_numbers(&mut self, p: &TracedPacket) {
+        self.push_i64(p.seq);
+        self.push(*b" ");
+        self.push_u64(p.uid);
+        self.push(*b"\n");
+    }
+
+    /// Numbers below 100 (node numbers of small topologies) as one or two bytes, inline.
+    #[inline(always)]
+    fn push_u32(&mut self, n: u32) {
         if n < 10 {
             return self.push([b'0' + n as u8]);
         }
@@ -232,26 +417,30 @@ impl Line {
             let pair = n as usize * 2;
             return self.push([DIGIT_PAIRS[pair], DIGIT_PAIRS[pair + 1]]);
         }
-        let mut scratch = [0u8; 2 * U64_DIGITS];
-        let mut first = U64_DIGITS;
+        self.push_u64(n.into());
+    }
+
+    /// Writes the digits of `n` in place, the last two first: their count (from
+    /// `ilog10`) says where the number ends.
+    fn push_u64(&mut self, mut n: u64) {
+        if n < 10 {
+            return self.push([b'0' + n as u8]);
+        }
+        let end = self.len + n.ilog10() as usize + 1;
+        let mut at = end;
         while n >= 100 {
             let pair = (n % 100) as usize * 2;
             n /= 100;
-            first -= 2;
-            scratch[first] = DIGIT_PAIRS[pair];
-            scratch[first + 1] = DIGIT_PAIRS[pair + 1];
+            at -= 2;
+            self.bytes[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
         }
         if n >= 10 {
             let pair = n as usize * 2;
-            first -= 2;
-            scratch[first] = DIGIT_PAIRS[pair];
-            scratch[first + 1] = DIGIT_PAIRS[pair + 1];
+            self.bytes[at - 2..at].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
         } else {
-            first -= 1;
-            scratch[first] = b'0' + n as u8;
+            self.bytes[at - 1] = b'0' + n as u8;
         }
-        self.bytes[self.len..self.len + U64_DIGITS].copy_from_slice(&scratch[first..first + U64_DIGITS]);
-        self.len += U64_DIGITS - first;
+        self.len = end;
     }
 
     fn push_i64(&mut self, n: i64) {
@@ -261,20 +450,17 @@ impl Line {
         self.push_u64(n.unsigned_abs());
     }
 
-    /// `n` with exactly `width` digits, leading zeros kept (`{n:0width$}` for `n` below
-    /// 10^width, `width` at most 6).
-    fn push_zero_padded(&mut self, mut n: u64, width: usize) {
-        let mut six = [b'0'; 8];
-        for place in (0..width).rev() {
-            six[place] = b'0' + (n % 10) as u8;
-            n /= 10;
+    /// `n` (below 10^6, not 0) as six digits, leading zeros kept and trailing zeros
+    /// dropped: the decimals of a time in microseconds.
+    fn push_microseconds(&mut self, n: u64) {
+        let pair = |p: u64| [DIGIT_PAIRS[p as usize * 2], DIGIT_PAIRS[p as usize * 2 + 1]];
+        let ([a, b], [c, d], [e, f]) = (pair(n / 10_000), pair(n / 100 % 100), pair(n % 100));
+        self.push([a, b, c, d, e, f]);
+        while self.bytes[self.len - 1] == b'0' {
+            self.len -= 1;
         }
-        self.bytes[self.len..self.len + six.len()].copy_from_slice(&six);
-        self.len += width;
     }
-}
 
-impl Line {
     /// The time column, as [`write_time`] describes it.
     fn push_time(&mut self, t: SimTime) {
         let us = t / PS_PER_US + u64::from(t % PS_PER_US >= PS_PER_US / 2);
@@ -294,18 +480,12 @@ impl Line {
             }
             return self.push(*b"e-05");
         }
-        let (secs, mut frac) = (us / US_PER_S, us % US_PER_S);
+        let (secs, frac) = (us / US_PER_S, us % US_PER_S);
         self.push_u64(secs);
-        if frac == 0 {
-            return;
+        if frac != 0 {
+            self.push(*b".");
+            self.push_microseconds(frac);
         }
-        let mut digits = 6;
-        while frac % 10 == 0 {
-            frac /= 10;
-            digits -= 1;
-        }
-        self.push(*b".");
-        self.push_zero_padded(frac, digits);
     }
 }
 
@@ -354,9 +534,7 @@ pub fn flags_field(p: &TracedPacket) -> [u8; 7] {
 /// exactly its decimal digits, trailing zeros removed. Only values below 1e-4 s (1..99 µs)
 /// take exponent form, `d[.d]e-0X` with a two-digit exponent.
 pub fn write_time<W: Write>(out: &mut W, t: SimTime) -> io::Result<()> {
-    let mut line = Line::new();
-    line.push_time(t);
-    out.write_all(line.bytes())
+    out.write_all(Column::<TIME_COLUMN_BYTES>::new(|l| l.push_time(t)).text())
 }
 
 #[cfg(test)]
@@ -393,26 +571,25 @@ mod tests {
     #[test]
     fn line_integers_are_the_digits_display_writes() {
         for n in numbers() {
-            let mut line = Line::new();
+            let mut room = [0u8; LINE_CAPACITY];
+            let mut line = Line::over(&mut room);
             if let Ok(u) = u64::try_from(n) {
                 line.push_u64(u);
                 assert_eq!(line.bytes(), u.to_string().as_bytes(), "u64 {u}");
             }
             if let Ok(i) = i64::try_from(n) {
-                let mut line = Line::new();
+                let mut room = [0u8; LINE_CAPACITY];
+                let mut line = Line::over(&mut room);
                 line.push_i64(i);
                 assert_eq!(line.bytes(), i.to_string().as_bytes(), "i64 {i}");
             }
         }
-        for width in 1..=6 {
-            for n in [0u64, 1, 7, 10, 99, 100, 12_345, 999_999] {
-                if n < 10u64.pow(width as u32) {
-                    let mut line = Line::new();
-                    line.push(*b"x");
-                    line.push_zero_padded(n, width);
-                    assert_eq!(line.bytes(), format!("x{n:0width$}").as_bytes());
-                }
-            }
+        for n in [1u64, 7, 10, 99, 100, 12_345, 100_000, 120_000, 999_999] {
+            let mut room = [0u8; LINE_CAPACITY];
+            let mut line = Line::over(&mut room);
+            line.push(*b"x");
+            line.push_microseconds(n);
+            assert_eq!(line.bytes(), format!("x{n:06}").trim_end_matches('0').as_bytes());
         }
     }
 
@@ -610,6 +787,51 @@ mod tests {
             text,
             "+ 1 2 3 tcp 1040 ------N 1 0.0 3.0 1 1\n\
              d 2 2 3 tcp 1040 ------N 1 0.0 3.0 2 3\n"
+        );
+    }
+
+    /// The writer copies repeated columns from earlier lines; its lines must be those
+    /// formatted from scratch, also when a remembered column is taken over by another
+    /// flow, another packet with the same slot, or a change of size or flags.
+    #[test]
+    fn repeated_columns_give_the_lines_formatted_from_scratch() {
+        let far_flow = PACKET_COLUMN_SLOTS as u32 / 2; // shares flow 0's slots
+        let far_uid = PACKET_NUMBER_SLOTS as u64; // shares uid 0's slot
+        let mut events = Vec::new();
+        for (i, t) in [0, 0, 5_000_000, 5_000_000, PS_PER_S, PS_PER_S, PS_PER_S + 1, 2 * PS_PER_S].into_iter().enumerate() {
+            let i = i as u64;
+            let mut data = tcp_data(i as i64, i % 2 * far_uid);
+            data.flow = if i.is_multiple_of(3) { far_flow } else { 0 };
+            data.size = if i == 4 { 40 } else { 1040 };
+            data.ecn = if i == 5 { EcnCodepoint::Ce } else { EcnCodepoint::Ect0 };
+            events.push(ev(TraceOp::Enqueue, t, 0, 2, data));
+            events.push(ev(TraceOp::Dequeue, t, 0, 2, data));
+            events.push(ev(TraceOp::Receive, t, 2, 3, tcp_ack(i as i64 - 1, far_uid + i % 2)));
+            events.push(ev(TraceOp::Enqueue, t, 1, 2, cbr(i as i64, far_uid * 2)));
+        }
+        let mut w = Ns2TraceWriter::new(Vec::new(), None);
+        let mut expected = String::new();
+        for e in &events {
+            w.record(e).unwrap();
+            expected += &line(e);
+        }
+        w.finish().unwrap();
+        assert_eq!(String::from_utf8(w.into_inner()).unwrap(), expected);
+        assert!(expected.contains(&format!(" {far_flow} 0.0 3.0 0 0\n")), "{expected}");
+    }
+
+    #[test]
+    fn link_state_lines_follow_the_lines_before_them() {
+        let mut w = Ns2TraceWriter::new(Vec::new(), None);
+        w.record(&ev(TraceOp::Enqueue, PS_PER_S, 0, 2, tcp_data(1, 1))).unwrap();
+        w.link_state(4 * PS_PER_S, 0, 2, false).unwrap();
+        w.record(&ev(TraceOp::Enqueue, 5 * PS_PER_S, 0, 2, tcp_data(2, 2))).unwrap();
+        w.finish().unwrap();
+        assert_eq!(
+            String::from_utf8(w.into_inner()).unwrap(),
+            "+ 1 0 2 tcp 1040 ------N 1 0.0 3.0 1 1\n\
+             v 4 link-down 0 2\n\
+             + 5 0 2 tcp 1040 ------N 1 0.0 3.0 2 2\n"
         );
     }
 
