@@ -100,7 +100,7 @@ impl Tracer {
         for l in links {
             let name = scenario.queue_name(l.from as usize, l.to as usize);
             link_pcaps.push(if selected(&spec.pcap_links, &name) {
-                let path = dir.join(format!("{}-{}.pcap", scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]));
+                let path = dir.join(format!("{}-{}.pcap", &scenario.nodes[l.from as usize], &scenario.nodes[l.to as usize]));
                 let writer = PcapWriter::create(&path).map_err(|e| fail(&path, e))?;
                 paths.push(path);
                 Some(writer)
@@ -109,7 +109,7 @@ impl Tracer {
             });
         }
         let mut node_pcaps = Vec::with_capacity(scenario.nodes.len());
-        for name in &scenario.nodes {
+        for name in scenario.nodes.iter() {
             node_pcaps.push(if selected(&spec.pcap_nodes, name) {
                 let path = dir.join(format!("node-{name}.pcap"));
                 let writer = PcapWriter::create(&path).map_err(|e| fail(&path, e))?;
