@@ -21,7 +21,7 @@ use std::collections::HashMap;
 // shrinks.
 const _: () = assert!(std::mem::size_of::<LinkDirection>() <= 176);
 const _: () = assert!(std::mem::size_of::<crate::net::LinkCounters>() <= 88);
-const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 600);
+const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 576);
 const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSink>() <= 152);
 const _: () = assert!(std::mem::size_of::<Flow>() <= 96);
 const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 112);
