@@ -43,7 +43,7 @@ fn subnets_generate_the_pairs_and_their_access_delays_in_order() {
         "subnets = [{ hosts = 2, access_delay = \"10ms\" }, { hosts = 3, access_delay = \"30ms\", access_rate = \"50Mbps\" }, { hosts = 1 }]",
         ONE_FLOW,
     ));
-    let names: Vec<&str> = sc.nodes.iter().map(|n| n.as_str()).collect();
+    let names: Vec<&str> = sc.nodes.iter().collect();
     assert_eq!(names, ["r1", "r2", "s0", "d0", "s1", "d1", "s2", "d2", "s3", "d3", "s4", "d4", "s5", "d5"]);
     let ms = |ps: u64| ps as f64 / 1e9;
     let link = |a: &str, b: &str| {

@@ -4,4 +4,4 @@ pub mod error;
 pub mod link;
 pub mod routing;
 
-pub use link::{LinkDirection, LinkStats};
+pub use link::{LinkCounters, LinkDirection, LinkStats};

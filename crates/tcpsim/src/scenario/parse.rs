@@ -3,7 +3,7 @@
 use super::model_reader;
 use super::reader::{closest, quote, quote_list, Section, Source};
 use super::{
-    FlowSource, FlowSpec, LinkChange, LinkEvent, LinkModels, LinkQueue, LinkSpec, MonitorSpec, RoutingMode, Scenario, ScenarioError,
+    FlowSource, FlowSpec, LinkChange, LinkEvent, LinkModels, LinkQueue, LinkSpec, MonitorSpec, NodeNames, RoutingMode, Scenario, ScenarioError,
     Selection, TraceSpec,
 };
 use crate::agent::{Selected, SourceModel};
@@ -211,7 +211,7 @@ fn empty(file: &str) -> Scenario {
         duration: 0,
         seed: 1,
         measure_from: 0,
-        nodes: Vec::new(),
+        nodes: NodeNames::default(),
         links: Vec::new(),
         flows: Vec::new(),
         groups: Vec::new(),
@@ -250,13 +250,13 @@ impl Builder {
         if self.node_ids.insert(name.to_string(), id).is_some() {
             return Err(s.error(key, format!("node {} is declared twice (generators declare r1, r2, s0.., d0.., r0..)", quote(name))));
         }
-        self.scenario.nodes.push(name.to_string());
+        self.scenario.nodes.push(name);
         Ok(id)
     }
 
     fn node(&self, s: &Section, key: &str, name: &str) -> Result<usize, ScenarioError> {
         self.node_ids.get(name).copied().ok_or_else(|| {
-            let mut known: Vec<&str> = self.scenario.nodes.iter().map(|n| n.as_str()).take(8).collect();
+            let mut known: Vec<&str> = self.scenario.nodes.iter().take(8).collect();
             if self.scenario.nodes.len() > 8 {
                 known.push("...");
             }

@@ -19,9 +19,9 @@ use std::collections::HashMap;
 // `FlowSpec`; a struct that grows past its pin fails the build: shrink something else or
 // raise the pin with the measured cost per flow in the commit. Lower a pin when a struct
 // shrinks.
-const _: () = assert!(std::mem::size_of::<LinkDirection>() <= 224);
-const _: () = assert!(std::mem::size_of::<crate::net::LinkStats>() <= 128);
-const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 600);
+const _: () = assert!(std::mem::size_of::<LinkDirection>() <= 176);
+const _: () = assert!(std::mem::size_of::<crate::net::LinkCounters>() <= 88);
+const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 576);
 const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSink>() <= 152);
 const _: () = assert!(std::mem::size_of::<Flow>() <= 96);
 const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 112);
@@ -168,7 +168,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
             let name = scenario.queue_name(from, to);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
             let discipline = queue.typed.build(QueueEnv { rate_bps: l.rate_bps, delay: l.delay, random });
-            let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, discipline);
+            let mut link = LinkDirection::new(from as u32, to as u32, l.rate_bps, l.delay, discipline);
             if let Some(error) = error {
                 let random = RandomStream::new(scenario.seed, &format!("error {name}"));
                 link.head = Some(Box::new(LinkHead { down: false, errors: Some(LinkErrors { model: error.build(), random }) }));
@@ -200,7 +200,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
             }
         }
         for (i, l) in links.iter().enumerate() {
-            let name = scenario.queue_name(l.from, l.to);
+            let name = scenario.queue_name(l.from as usize, l.to as usize);
             if scenario.monitor.queues.includes(&name) {
                 let e = s.add_entity(name);
                 s.queue_entities.push((i, e));

@@ -111,7 +111,7 @@ impl Simulation<'_> {
         // The transmitter stays taken until the aborted transmission would have ended, as
         // ns-2's queue stays blocked until the link's `intr_` event.
         flushed.extend(on_wire.into_iter().map(|(_, _, _, id)| id));
-        l.stats.down_drops += flushed.len() as u64;
+        l.stats.losses_mut().down_drops += flushed.len() as u64;
         for id in flushed {
             self.drop_off_link(link, id, true);
         }
@@ -130,7 +130,7 @@ impl Simulation<'_> {
         let mut graph = Graph::new(self.scenario.nodes.len());
         for (i, l) in self.links.iter().enumerate() {
             if !l.is_down() {
-                graph.add(l.from, l.to, i as u32);
+                graph.add(l.from as usize, l.to as usize, i as u32);
             }
         }
         let mut trees = HashMap::new();
@@ -156,8 +156,8 @@ impl Simulation<'_> {
             let p = self.packets.get(id);
             let route = &self.routes[p.route as usize];
             let link = route[p.hop as usize];
-            let here = self.links[link as usize].to;
-            let dest = self.links[*route.last().expect("routes are not empty") as usize].to;
+            let here = self.links[link as usize].to as usize;
+            let dest = self.links[*route.last().expect("routes are not empty") as usize].to as usize;
             let rest = if here == dest { Some(Vec::new()) } else { new_path(here, dest) };
             if let Some(rest) = rest {
                 let mut hops = Vec::with_capacity(rest.len() + 1);

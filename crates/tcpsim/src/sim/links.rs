@@ -57,13 +57,13 @@ impl Simulation<'_> {
         match verdict {
             Verdict::Queued => {}
             Verdict::Marked => {
-                l.stats.marks += 1;
+                l.stats.losses_mut().marks += 1;
                 self.packets.get_mut(id).ecn = Ecn::Ce;
             }
             Verdict::Dropped(reason) => {
                 match reason {
-                    DropReason::Early => l.stats.early_drops += 1,
-                    DropReason::Overflow => l.stats.overflow_drops += 1,
+                    DropReason::Early => l.stats.losses_mut().early_drops += 1,
+                    DropReason::Overflow => l.stats.losses_mut().overflow_drops += 1,
                 }
                 if kind != PacketKind::Ack {
                     self.flows[flow as usize].drops += 1;
@@ -95,14 +95,14 @@ impl Simulation<'_> {
         if head.down {
             // ns-2.35's DynamicLink frees a packet that reaches a down link without
             // tracing it (its drop target is unset): no `d` line, as there.
-            self.links[link as usize].stats.down_drops += 1;
+            self.links[link as usize].stats.losses_mut().down_drops += 1;
             self.drop_off_link(link, id, false);
         } else if let Some(e) = &mut head.errors {
             let p = self.packets.get(id);
             if !e.model.loses(&Transmission { at: now, size: p.size }, &mut e.random) {
                 return false;
             }
-            self.links[link as usize].stats.error_drops += 1;
+            self.links[link as usize].stats.losses_mut().error_drops += 1;
             self.drop_off_link(link, id, true);
         } else {
             return false;
@@ -143,15 +143,15 @@ impl Simulation<'_> {
                     let p = self.packets.get_mut(id);
                     if p.ecn.capable() && p.ecn != Ecn::Ce {
                         p.ecn = Ecn::Ce;
-                        self.links[link as usize].stats.marks += 1;
+                        self.links[link as usize].stats.losses_mut().marks += 1;
                     }
                 }
                 QueueAction::Drop(id, reason) => {
                     self.trace(TraceOp::Drop, link, id);
                     let l = &mut self.links[link as usize];
                     match reason {
-                        DropReason::Early => l.stats.early_drops += 1,
-                        DropReason::Overflow => l.stats.overflow_drops += 1,
+                        DropReason::Early => l.stats.losses_mut().early_drops += 1,
+                        DropReason::Overflow => l.stats.losses_mut().overflow_drops += 1,
                     }
                     let p = self.packets.get(id);
                     if p.kind != PacketKind::Ack {
@@ -221,7 +221,7 @@ impl Simulation<'_> {
         let l = &mut self.links[link as usize];
         let p = self.packets.get(id);
         l.stats.departures += 1;
-        l.stats.sojourn_sum += (now - p.enqueued_at) as u128;
+        l.stats.sojourn_sum.add((now - p.enqueued_at) as u128);
         l.stats.bytes_sent += p.size as u64;
         let done = now.saturating_add(l.transmission_time(p.size));
         l.stats.busy_time += done.min(end).saturating_sub(now);

@@ -51,7 +51,7 @@ impl Simulation<'_> {
         }
         for l in &mut self.links {
             l.account_length(now);
-            let mut stats = l.stats.clone();
+            let mut stats = l.stats.stats();
             // A transmission under way counted its whole time when it began; the part
             // after `now` belongs to the window.
             stats.busy_time -= busy_after(l.busy_until, now, end);

@@ -175,8 +175,8 @@ fn flows_table(sim: &Simulation, rows: Range<usize>, recorded_names: &[&'static 
         let active = time::to_secs(stop.saturating_sub(spec.start.max(from))).max(0.0);
         let per_second = |bytes: f64| if active > 0.0 { bytes * 8.0 / active } else { 0.0 };
         names.0.push(spec.name.clone());
-        names.2.push(sc.nodes[spec.from].clone());
-        names.3.push(sc.nodes[spec.to].clone());
+        names.2.push(sc.nodes[spec.from].to_string());
+        names.3.push(sc.nodes[spec.to].to_string());
         let FlowRow { counters: c, drops, received_bytes, goodput_bytes } = flow_row(sim, i);
         names.1.push(c.transport.to_string());
         names.4.push(c.recovery.to_string());
@@ -331,7 +331,7 @@ fn window_stats(end: &LinkStats, start: &LinkStats) -> LinkStats {
 
 /// A link direction's counters over the measurement window.
 fn link_stats(sim: &Simulation, i: usize) -> LinkStats {
-    window_stats(&sim.links[i].stats, &MeasurementStart::link(&sim.measurement_start, i))
+    window_stats(&sim.links[i].stats.stats(), &MeasurementStart::link(&sim.measurement_start, i))
 }
 
 /// One row per link direction (of `rows`) for its queue, over the measurement window.
@@ -342,7 +342,7 @@ fn queues_table(sim: &Simulation, rows: Range<usize>) -> Table {
     let links = &sim.links[rows.clone()];
     let stats: Vec<LinkStats> = rows.clone().map(|i| link_stats(sim, i)).collect();
     let stat = |f: &dyn Fn(&LinkStats) -> i64| stats.iter().map(f).collect::<Vec<i64>>();
-    strs(&mut queues, "queue", links.iter().map(|l| sc.queue_name(l.from, l.to)).collect());
+    strs(&mut queues, "queue", links.iter().map(|l| sc.queue_name(l.from as usize, l.to as usize)).collect());
     strs(&mut queues, "kind", links.iter().map(|l| l.queue.kind().to_string()).collect());
     i64s(&mut queues, "arrivals", stat(&|s| s.arrivals as i64));
     i64s(&mut queues, "departures", stat(&|s| s.departures as i64));
@@ -366,7 +366,7 @@ fn links_table(sim: &Simulation, rows: Range<usize>) -> Table {
     let mut links = Table::new();
     let stats: Vec<LinkStats> = rows.clone().map(|i| link_stats(sim, i)).collect();
     let stat = |f: &dyn Fn(&LinkStats) -> i64| stats.iter().map(f).collect::<Vec<i64>>();
-    strs(&mut links, "link", sim.links[rows.clone()].iter().map(|l| sc.queue_name(l.from, l.to)).collect());
+    strs(&mut links, "link", sim.links[rows.clone()].iter().map(|l| sc.queue_name(l.from as usize, l.to as usize)).collect());
     // The rate and delay the scenario gave the link (`[[event]]`s may change them
     // during the run).
     i64s(&mut links, "rate_bps", rows.clone().map(|i| sc.links[i / 2].rate_bps as i64).collect());

@@ -39,14 +39,15 @@ impl Simulation<'_> {
             series.push(t, entity, "queue_pkts", l.queue.len_packets() as f64);
             l.queue.sample(&mut |name, value| series.push(t, entity, name, value));
             let st = &l.stats;
+            let losses = st.losses();
             let now_counts = QueueCounts {
                 arrivals: st.arrivals,
                 departures: st.departures,
-                early_drops: st.early_drops,
-                overflow_drops: st.overflow_drops,
-                marks: st.marks,
+                early_drops: losses.early_drops,
+                overflow_drops: losses.overflow_drops,
+                marks: losses.marks,
                 bytes_sent: st.bytes_sent,
-                sojourn_sum: st.sojourn_sum,
+                sojourn_sum: st.sojourn_sum.get(),
             };
             let before = std::mem::replace(&mut series.queue_previous[k], now_counts);
             series.push(t, entity, "arrivals", (now_counts.arrivals - before.arrivals) as f64);

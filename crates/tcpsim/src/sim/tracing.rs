@@ -86,8 +86,8 @@ impl Tracer {
                 Selection::Named(_) => Some(
                     links
                         .iter()
-                        .filter(|l| selected(&spec.ns2_links, &scenario.queue_name(l.from, l.to)))
-                        .map(|l| (l.from as u32, l.to as u32))
+                        .filter(|l| selected(&spec.ns2_links, &scenario.queue_name(l.from as usize, l.to as usize)))
+                        .map(|l| (l.from, l.to))
                         .collect::<HashSet<_>>(),
                 ),
             };
@@ -98,9 +98,9 @@ impl Tracer {
         };
         let mut link_pcaps = Vec::with_capacity(links.len());
         for l in links {
-            let name = scenario.queue_name(l.from, l.to);
+            let name = scenario.queue_name(l.from as usize, l.to as usize);
             link_pcaps.push(if selected(&spec.pcap_links, &name) {
-                let path = dir.join(format!("{}-{}.pcap", scenario.nodes[l.from], scenario.nodes[l.to]));
+                let path = dir.join(format!("{}-{}.pcap", &scenario.nodes[l.from as usize], &scenario.nodes[l.to as usize]));
                 let writer = PcapWriter::create(&path).map_err(|e| fail(&path, e))?;
                 paths.push(path);
                 Some(writer)
@@ -109,7 +109,7 @@ impl Tracer {
             });
         }
         let mut node_pcaps = Vec::with_capacity(scenario.nodes.len());
-        for name in &scenario.nodes {
+        for name in scenario.nodes.iter() {
             node_pcaps.push(if selected(&spec.pcap_nodes, name) {
                 let path = dir.join(format!("node-{name}.pcap"));
                 let writer = PcapWriter::create(&path).map_err(|e| fail(&path, e))?;
@@ -154,8 +154,8 @@ impl Tracer {
         let event = TraceEvent {
             op,
             time,
-            from_node: link.from as u32,
-            to_node: link.to as u32,
+            from_node: link.from,
+            to_node: link.to,
             packet: TracedPacket {
                 uid: p.uid,
                 kind,
@@ -190,7 +190,7 @@ impl Tracer {
             }
         }
         if op == TraceOp::Receive {
-            if let Some(w) = &mut self.node_pcaps[link.to] {
+            if let Some(w) = &mut self.node_pcaps[link.to as usize] {
                 result = result.and(w.record(&event));
             }
         }
@@ -205,7 +205,7 @@ impl Tracer {
     /// trace's `v` line (pcap has no such record).
     pub fn link_state(&mut self, time: SimTime, link: &LinkDirection, up: bool) {
         if let Some(w) = &mut self.ns2 {
-            if let Err(e) = w.link_state(time, link.from as u32, link.to as u32, up) {
+            if let Err(e) = w.link_state(time, link.from, link.to, up) {
                 if self.error.is_none() {
                     self.error = Some((self.paths.first().cloned().unwrap_or_default(), e));
                 }
