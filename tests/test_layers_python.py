@@ -81,6 +81,15 @@ def test_a_loop_is_found_and_shown():
         "p.a -> p.b (line 3)\n    p.b -> p.c (line 5)\n    p.c -> p.a (line 7)"
 
 
+def _run_fresh(code: str) -> str:
+    """Runs `code` in a fresh interpreter (nothing of tcpsim imported yet); returns what
+    it printed, failing the test if it failed."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 def test_import_tcpsim_loads_the_sweep_machinery_only_when_asked():
     code = (
         "import sys, tcpsim\n"
@@ -98,9 +107,7 @@ def test_import_tcpsim_loads_the_sweep_machinery_only_when_asked():
         "else:\n"
         "    raise AssertionError('no AttributeError')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _run_fresh(code)
 
 
 #: Modules that take a large share of a second to import (pandas alone about half a
@@ -114,10 +121,7 @@ def _heavy_modules_loaded(code: str) -> list:
     probe = code + (
         "\nimport json, sys\n"
         f"print(json.dumps([m for m in {HEAVY_MODULES!r} if m in sys.modules]))\n")
-    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return json.loads(_run_fresh(probe).strip().splitlines()[-1])
 
 
 def test_import_tcpsim_loads_no_heavy_module():
@@ -154,6 +158,4 @@ def test_lazy_names_are_the_modules_own():
         "else:\n"
         "    raise AssertionError('no AttributeError')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _run_fresh(code)
