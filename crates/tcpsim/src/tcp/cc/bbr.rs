@@ -59,7 +59,7 @@ mod tests;
 pub use filter::WindowedMax;
 
 use super::{AckEvent, CcHooks, CcModel, CcView, CongestionControl, RateSample};
-pub(crate) use window::{BbrWindow, CWND_WITHOUT_RTT};
+pub(crate) use window::{bbr_shared_congestion_control, BbrWindow, CWND_WITHOUT_RTT};
 use crate::engine::time::{self, SimTime};
 use crate::model::{no_check, Family, ModelConfig, ModelSpec, Param, ParamType as T, Relations, Value as V};
 
@@ -461,23 +461,7 @@ impl CongestionControl for Bbr {
         "bbr"
     }
 
-    fn hooks(&self) -> CcHooks {
-        CcHooks { any_ack: true, ..CcHooks::NONE }
-    }
-
-    fn wants_rate_samples(&self) -> bool {
-        true
-    }
-
-    fn paces(&self) -> bool {
-        true
-    }
-
-    /// BBR is a `cong_control` module: its cwnd holds in recovery too (packet
-    /// conservation, then its model), not PRR's.
-    fn sets_window_in_recovery(&self) -> bool {
-        true
-    }
+    bbr_shared_congestion_control!();
 
     /// Every ACK (duplicates too) carries a rate sample: BBR's whole update, before the
     /// loss recovery sends what the new cwnd allows.
@@ -487,24 +471,11 @@ impl CongestionControl for Bbr {
         }
     }
 
-    fn on_ack(&mut self, _view: &mut CcView, _ack: &AckEvent) {}
-
-    /// Loss does not cut the model: cwnd is kept (and remembered), as Linux's
-    /// `bbr_ssthresh`, which only saves it.
-    fn reduced_window(&mut self, view: &CcView, _flight_window: f64) -> f64 {
-        self.save_cwnd(view);
-        view.cwnd()
-    }
-
     /// Packet conservation for the first round of the recovery: cwnd = packets in the
     /// network + those this ACK delivered, and a new round starts now.
     fn on_recovery_start(&mut self, view: &mut CcView) {
         self.next_round_delivered = view.delivered();
         self.window.start_recovery(view);
-    }
-
-    fn on_recovery_end(&mut self, view: &mut CcView) {
-        self.window.end_recovery(view);
     }
 
     /// Linux `bbr_set_state(TCP_CA_Loss)`: Startup's growth count starts over; cwnd (cut

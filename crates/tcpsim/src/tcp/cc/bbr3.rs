@@ -63,7 +63,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::bbr::{send_quantum, BbrWindow, WindowedMax, CWND_WITHOUT_RTT};
+use super::bbr::{bbr_shared_congestion_control, send_quantum, BbrWindow, WindowedMax, CWND_WITHOUT_RTT};
 use super::{AckEvent, CcHooks, CcModel, CcView, CongestionControl, RateSample};
 use crate::engine::time::{self, SimTime};
 use crate::model::{no_check, Family, ModelConfig, ModelSpec, Param, ParamType as T, Relations, Value as V};
@@ -863,23 +863,7 @@ impl CongestionControl for Bbr3 {
         "bbr3"
     }
 
-    fn hooks(&self) -> CcHooks {
-        CcHooks { any_ack: true, ..CcHooks::NONE }
-    }
-
-    fn wants_rate_samples(&self) -> bool {
-        true
-    }
-
-    fn paces(&self) -> bool {
-        true
-    }
-
-    /// BBR is a `cong_control` module: its cwnd holds in recovery too (packet
-    /// conservation, then its model), not PRR's.
-    fn sets_window_in_recovery(&self) -> bool {
-        true
-    }
+    bbr_shared_congestion_control!();
 
     fn on_any_ack(&mut self, view: &mut CcView, ack: &AckEvent) {
         if let Some(rs) = view.rate_sample().copied() {
@@ -887,22 +871,9 @@ impl CongestionControl for Bbr3 {
         }
     }
 
-    fn on_ack(&mut self, _view: &mut CcView, _ack: &AckEvent) {}
-
-    /// Loss and ECN echoes do not cut cwnd here; the model's bounds do (Linux v3's
-    /// `bbr_ssthresh` only saves cwnd).
-    fn reduced_window(&mut self, view: &CcView, _flight_window: f64) -> f64 {
-        self.save_cwnd(view);
-        view.cwnd()
-    }
-
     fn on_recovery_start(&mut self, view: &mut CcView) {
         self.start_round(view);
         self.window.start_recovery(view);
-    }
-
-    fn on_recovery_end(&mut self, view: &mut CcView) {
-        self.window.end_recovery(view);
     }
 
     /// A timeout: Startup's growth count starts over (Linux `bbr_set_state(TCP_CA_Loss)`),

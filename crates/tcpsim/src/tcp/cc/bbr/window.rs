@@ -69,3 +69,40 @@ impl BbrWindow {
         self.restore(view);
     }
 }
+
+/// The `CongestionControl` methods BBRv1 and BBRv3 answer alike, expanded inside each
+/// one's `impl CongestionControl` block: both are Linux `cong_control` modules (their
+/// own cwnd holds in recovery, not PRR's), both pace and read a rate sample on every
+/// ACK, and a loss only saves cwnd (`bbr_ssthresh`) for `BbrWindow` to restore. The
+/// implementing type needs a `window: BbrWindow` field and a `save_cwnd(&CcView)` method.
+macro_rules! bbr_shared_congestion_control {
+    () => {
+        fn hooks(&self) -> CcHooks {
+            CcHooks { any_ack: true, ..CcHooks::NONE }
+        }
+
+        fn wants_rate_samples(&self) -> bool {
+            true
+        }
+
+        fn paces(&self) -> bool {
+            true
+        }
+
+        fn sets_window_in_recovery(&self) -> bool {
+            true
+        }
+
+        fn on_ack(&mut self, _view: &mut CcView, _ack: &AckEvent) {}
+
+        fn reduced_window(&mut self, view: &CcView, _flight_window: f64) -> f64 {
+            self.save_cwnd(view);
+            view.cwnd()
+        }
+
+        fn on_recovery_end(&mut self, view: &mut CcView) {
+            self.window.end_recovery(view);
+        }
+    };
+}
+pub(crate) use bbr_shared_congestion_control;
