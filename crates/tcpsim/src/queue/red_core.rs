@@ -205,17 +205,24 @@ impl RedCore {
         self.vars.idle = false;
         let idle_time = time::to_secs(now.saturating_sub(self.vars.idle_since));
         let slots = self.packets_per_second * idle_time;
-        // `floor` without the libm call it is on the x86-64 baseline: truncation is floor
-        // for non-negative values, exact below 2^63 (integers from 2^53 on).
-        let idle_slots = if (0.0..9.2e18).contains(&slots) { slots as u64 as f64 } else { slots.floor() };
-        if idle_slots > 0.0 {
-            let decay = if idle_slots < IDLE_DECAY_STEPS as f64 {
-                self.idle_decay[idle_slots as usize]
-            } else {
-                (1.0 - self.weight).powf(idle_slots)
-            };
-            self.vars.avg *= decay;
-        }
+        // Short idle periods (most of them) find m = floor(slots) in the table: truncation
+        // is floor for non-negative values, and i64's (one instruction plus the saturation
+        // check) is much cheaper than u64's or the libm call `floor` is on the x86-64 baseline.
+        let decay = if (0.0..IDLE_DECAY_STEPS as f64).contains(&slots) {
+            let idle_slots = slots as i64 as usize;
+            if idle_slots == 0 {
+                return;
+            }
+            self.idle_decay[idle_slots]
+        } else {
+            // Truncation is exact below 2^63 (integers from 2^53 on).
+            let idle_slots = if (0.0..9.2e18).contains(&slots) { slots as i64 as f64 } else { slots.floor() };
+            if !(idle_slots > 0.0) {
+                return;
+            }
+            (1.0 - self.weight).powf(idle_slots)
+        };
+        self.vars.avg *= decay;
     }
 
     /// Step 2, the EWMA of the queue length `q`.
