@@ -143,6 +143,7 @@ impl Scheduler {
     }
 
     /// Schedules `kind` at absolute time `at` (never in the past).
+    #[inline]
     pub fn schedule(&mut self, at: SimTime, kind: EventKind) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let seq = self.next_seq;
