@@ -13,6 +13,7 @@ use super::Simulation;
 impl Simulation<'_> {
 
     /// Offers packet `id` to link direction `link`: its error model, then its queue.
+    #[inline(always)]
     pub(super) fn send_on_link(&mut self, link: u32, id: PacketId) {
         let now = self.now();
         if self.links[link as usize].head.is_some() && self.stopped_at_head(link, id) {
@@ -198,6 +199,7 @@ impl Simulation<'_> {
 
     /// The transmitter is free: take the next packet, as ns-2 does even if the queue is
     /// empty (RED starts its idle period then).
+    #[inline(always)]
     pub(super) fn start_transmission(&mut self, link: u32) {
         let now = self.now();
         let l = &mut self.links[link as usize];
