@@ -15,8 +15,8 @@ Prints, one after the other on this machine:
    the core's run calls (``tcpsim._core.run_toml``: loading and checking the scenario,
    the simulation, handing the result tables to Python), summed over all runs. The core's
    share is that sum over wall time x processes; the rest is the Python side of each run
-   (the tables as pandas DataFrames, four Parquet files, the run's metrics and marker)
-   and of the sweep (spec expansion, process pool, the sweep table).
+   (the core's columns to Arrow, four Parquet files, the run's metrics and marker; no
+   pandas DataFrame) and of the sweep (spec expansion, process pool, the sweep table).
 
 Usage:
 

@@ -35,9 +35,8 @@ import os
 import shutil
 import sys
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -152,7 +151,6 @@ def _empty_dtype(kind: str) -> str:
     return "object" if kind == "str" else kind
 
 
-@dataclass
 class Results:
     """Everything one run produced.
 
@@ -160,25 +158,64 @@ class Results:
         flows, queues, links, timeseries: the result tables (see `SCHEMAS`).
         summary: scenario echo and run facts (a dict, from ``summary.json``).
         scenario_text: the scenario that produced the results, when known.
+
+    Results of a run (`from_core`) hold the core's columns and build each table's
+    DataFrame on first access: a sweep that only saves a run and computes its metrics
+    (`columns`) never builds one, and writes the Parquet files from the columns directly
+    (see docs/performance.md, "Python start and sweeps").
     """
 
-    flows: pd.DataFrame
-    queues: pd.DataFrame
-    links: pd.DataFrame
-    timeseries: pd.DataFrame
-    summary: Dict[str, Any] = field(default_factory=dict)
-    scenario_text: Optional[str] = None
+    def __init__(self, flows: Optional[pd.DataFrame] = None, queues: Optional[pd.DataFrame] = None,
+                 links: Optional[pd.DataFrame] = None, timeseries: Optional[pd.DataFrame] = None,
+                 summary: Optional[Dict[str, Any]] = None, scenario_text: Optional[str] = None):
+        given = {"flows": flows, "queues": queues, "links": links, "timeseries": timeseries}
+        #: Tables as DataFrames, built or given.
+        self._frames: Dict[str, pd.DataFrame] = {t: df for t, df in given.items() if df is not None}
+        #: Tables still as the core handed them over: ``{column: list}``.
+        self._core_columns: Dict[str, Mapping[str, list]] = {
+            t: {} for t in TABLES if t not in self._frames}
+        self.summary: Dict[str, Any] = summary if summary is not None else {}
+        self.scenario_text = scenario_text
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any], scenario_text: Optional[str] = None) -> "Results":
         """Builds Results from the dict returned by `tcpsim._core.run_toml`."""
-        tables = {t: _frame(t, raw.get(t) or {}) for t in TABLES}
         summary = raw.get("summary") or "{}"
         if isinstance(summary, str):
             summary = json.loads(summary)
         summary = dict(summary)
         summary.setdefault(RUN_UUID, uuid.uuid4().hex)
-        return cls(summary=summary, scenario_text=scenario_text, **tables)
+        results = cls(summary=summary, scenario_text=scenario_text)
+        results._core_columns = {t: raw.get(t) or {} for t in TABLES}
+        return results
+
+    def _table(self, name: str) -> pd.DataFrame:
+        if name not in self._frames:
+            self._frames[name] = _frame(name, self._core_columns.pop(name))
+        return self._frames[name]
+
+    def _set_table(self, name: str, df: pd.DataFrame) -> None:
+        self._core_columns.pop(name, None)
+        self._frames[name] = df
+
+    flows = property(lambda self: self._table("flows"), lambda self, df: self._set_table("flows", df),
+                     doc="One row per flow.")
+    queues = property(lambda self: self._table("queues"), lambda self, df: self._set_table("queues", df),
+                      doc="One row per queue (one per link direction, named \"a->b\").")
+    links = property(lambda self: self._table("links"), lambda self, df: self._set_table("links", df),
+                     doc="One row per link direction.")
+    timeseries = property(lambda self: self._table("timeseries"),
+                          lambda self, df: self._set_table("timeseries", df),
+                          doc="Long format: time_s, entity, metric, value.")
+
+    def columns(self, table: str) -> Mapping[str, Sequence[Any]]:
+        """The columns of `table` as ``{name: sequence}`` without building its DataFrame
+        when it has not been built: the core's lists, or the DataFrame's columns as
+        NumPy arrays."""
+        if table in self._core_columns:
+            return self._core_columns[table]
+        df = self._frames[table]
+        return {str(c): df[c].to_numpy() for c in df.columns}
 
     @property
     def run_uuid(self) -> Optional[str]:
@@ -273,8 +310,7 @@ class Results:
         rid = self.run_uuid
         hashes: Dict[str, str] = {}
         for name in TABLES:
-            df = getattr(self, name)
-            table = _write_parquet(df, directory / f"{name}.parquet", rid)
+            table = _write_parquet(self._arrow(name), directory / f"{name}.parquet", rid)
             if csv:
                 path = directory / f"{name}.csv"
                 _write_csv(table, path)
@@ -287,6 +323,15 @@ class Results:
         summary[_FILES_KEY] = hashes
         text = json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n"
         (directory / "summary.json").write_text(text, encoding="utf-8")
+
+    def _arrow(self, name: str):
+        """The table `name` as an Arrow table, straight from the core's columns when its
+        DataFrame was not built (the same table as through pandas, a fraction of the time:
+        see `_arrow_from_columns`)."""
+        columns = self._core_columns.get(name)
+        if columns and len(next(iter(columns.values()))) > 0:
+            return _arrow_from_columns(name, columns)
+        return _arrow_from_frame(self._table(name))
 
     def _repr_html_(self) -> str:
         """A notebook view: the run's facts, the flows and the busiest queues."""
@@ -373,16 +418,74 @@ _TMP_TAG = ".tmp-"
 _OLD_TAG = ".old-"
 
 
-def _write_parquet(df: pd.DataFrame, path: Path, rid: str):
-    """Writes `df` as Parquet tagged with the run id; returns the Arrow table written."""
+def _arrow_from_frame(df: pd.DataFrame):
+    """`df` as an Arrow table with pandas' metadata (how pandas reads it back)."""
+    import pyarrow as pa
+
+    return pa.Table.from_pandas(df, preserve_index=False, nthreads=1)
+
+
+def _arrow_from_columns(name: str, columns: Mapping[str, list]):
+    """The core's columns of table `name` (``{column: list}``, at least one row) as the
+    Arrow table `_arrow_from_frame` makes of their DataFrame: the same Arrow types (str
+    as large_string, which is how pandas' str dtype goes to Arrow) and the same pandas
+    metadata, so pandas reads the file back to the same DataFrame. A column's type comes
+    from `SCHEMAS` or, for the columns only some runs have, from its values (the core's
+    columns are all floats, all ints or all strs)."""
+    import pyarrow as pa
+
+    schema = {**SCHEMAS[name], **OPTIONAL_COLUMNS.get(name, {})}
+    arrays = {}
+    for column, values in columns.items():
+        kind = schema.get(column) or _kind_of(values[0])
+        # from_pandas: NaN becomes null, as `pa.Table.from_pandas` stores it.
+        arrays[column] = pa.array(values, type=_ARROW_TYPES[kind](pa), from_pandas=True)
+    table = pa.table(arrays)
+    return table.replace_schema_metadata({b"pandas": _pandas_metadata(table)})
+
+
+#: Arrow type of each `SCHEMAS` kind, given the pyarrow module (imported when needed).
+_ARROW_TYPES = {"str": lambda pa: pa.large_string(), "int64": lambda pa: pa.int64(),
+                "float64": lambda pa: pa.float64()}
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, str):
+        return "str"
+    return "int64" if isinstance(value, int) else "float64"
+
+
+_PANDAS_METADATA: Dict[Any, bytes] = {}
+
+
+def _pandas_metadata(table) -> bytes:
+    """The ``pandas`` schema metadata that `pa.Table.from_pandas` writes for a table with
+    `table`'s columns and types (it depends on them only: without an index, not on the
+    rows), made once per schema from the DataFrame of its first row."""
+    key = tuple((f.name, str(f.type)) for f in table.schema)
+    if key not in _PANDAS_METADATA:
+        first = _arrow_from_frame(table.slice(0, 1).to_pandas())
+        if not first.schema.remove_metadata().equals(table.schema.remove_metadata()):
+            raise AssertionError(f"tcpsim: the core's columns became {table.schema}, "
+                                 f"their DataFrame would be {first.schema}")
+        _PANDAS_METADATA[key] = first.schema.metadata[b"pandas"]
+    return _PANDAS_METADATA[key]
+
+
+def _write_parquet(table, path: Path, rid: str):
+    """Writes the Arrow `table` as Parquet tagged with the run id; returns the table
+    written. Through a buffer and one Python write: Arrow's own file output took about
+    3 ms more per file than the table's encoding on the 2-core test machine."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(df, preserve_index=False, nthreads=1)
     meta = dict(table.schema.metadata or {})
     meta[_PARQUET_KEY] = rid.encode()
     table = table.replace_schema_metadata(meta)
-    pq.write_table(table, path)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    with open(path, "wb") as f:
+        f.write(sink.getvalue())
     return table
 
 

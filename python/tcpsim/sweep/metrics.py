@@ -3,7 +3,7 @@ sweep table."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Mapping, Sequence, Tuple
 
 from ..results import Results
 
@@ -50,45 +50,62 @@ def run_metrics(results: Results) -> Dict[str, Any]:
       ``bottleneck_drops`` of it.
     - ``events``, ``wall_s``: simulator events and wall-clock seconds of the run.
     """
-    from ..analysis import jain  # pandas; not needed until a run is summarized
+    import numpy as np
+
+    from ..analysis import jain
 
     nan = float("nan")
-    f, q, l, s = results.flows, results.queues, results.links, results.summary
+    # The tables' columns, not their DataFrames: a run's results have not built them
+    # (`Results.columns`). Sums and extremes go through NumPy as pandas' would (its
+    # float sums are NumPy's pairwise sums with NaN as 0), so the values are the same.
+    f, q, l = (results.columns(t) for t in ("flows", "queues", "links"))
+    s = results.summary
     m: Dict[str, Any] = {k: nan for k in METRICS}
-    m["flows"] = int(len(f))
-    if len(f):
-        gp = f["goodput_bps"].astype(float)
+    m["flows"] = _rows(f)
+    if m["flows"]:
+        floats = lambda c: np.asarray(f[c], dtype=float)  # noqa: E731
+        gp = floats("goodput_bps")
         if s.get("aggregate_goodput_bps") is not None:
             m["goodput_bps"] = float(s["aggregate_goodput_bps"])
         else:  # results saved before the core reported it: same definition, from the table
             window = float(s.get("duration_s", nan)) - float(s.get("measure_from_s", 0.0))
-            m["goodput_bps"] = float(f["goodput_bytes"].astype(float).sum() * 8.0 / window)
-        m["goodput_bps_min"] = float(gp.min())
-        tcp = f[f["type"] == "tcp"] if "type" in f else f
-        m["jain_index"] = jain((tcp if len(tcp) else f)["goodput_bps"])
-        m["retransmits"] = int(tcp["retransmits"].sum()) if len(tcp) else 0
-        m["timeouts"] = int(tcp["timeouts"].sum()) if len(tcp) else 0
-        n = f["rtt_samples"].astype(float)
-        if n.sum() > 0:
-            m["rtt_mean_s"] = float((f["rtt_mean_s"].astype(float).fillna(0) * n).sum() / n.sum())
-    if len(q):
+            m["goodput_bps"] = float(np.nansum(floats("goodput_bytes")) * 8.0 / window)
+        m["goodput_bps_min"] = float(np.nanmin(gp)) if not np.isnan(gp).all() else nan
+        tcp = [t == "tcp" for t in f["type"]] if "type" in f else [True] * m["flows"]
+        if any(tcp):
+            m["jain_index"] = jain(gp[tcp])
+            m["retransmits"] = sum(int(v) for v, t in zip(f["retransmits"], tcp) if t)
+            m["timeouts"] = sum(int(v) for v, t in zip(f["timeouts"], tcp) if t)
+        else:
+            m.update(jain_index=jain(gp), retransmits=0, timeouts=0)
+        n = floats("rtt_samples")
+        if np.nansum(n) > 0:
+            rtt = floats("rtt_mean_s")
+            m["rtt_mean_s"] = float(np.nansum(np.where(np.isnan(rtt), 0.0, rtt) * n) / np.nansum(n))
+    if _rows(q):
         for col in ("early_drops", "overflow_drops", "marks"):
-            m[col] = int(q[col].sum())
+            m[col] = sum(int(v) for v in q[col])
         m["drops"] = m["early_drops"] + m["overflow_drops"]
     else:
         m.update(early_drops=0, overflow_drops=0, marks=0, drops=0)
     m["bottleneck"] = ""
-    if len(l):
-        top = l.loc[l["utilization"].astype(float).idxmax()]
-        m["bottleneck"] = str(top["link"])
-        m["bottleneck_utilization"] = float(top["utilization"])
-        if len(q):
-            bq = q[q["queue"] == top["link"]]
-            if len(bq):
-                m["bottleneck_queue_mean_pkts"] = float(bq["mean_length_pkts"].iloc[0])
-                m["bottleneck_drops"] = int(bq["early_drops"].iloc[0] + bq["overflow_drops"].iloc[0])
+    if _rows(l):
+        top = int(np.nanargmax(np.asarray(l["utilization"], dtype=float)))  # the first busiest
+        link = str(l["link"][top])
+        m["bottleneck"] = link
+        m["bottleneck_utilization"] = float(l["utilization"][top])
+        if _rows(q):
+            queues = list(q["queue"])
+            if link in queues:
+                i = queues.index(link)
+                m["bottleneck_queue_mean_pkts"] = float(q["mean_length_pkts"][i])
+                m["bottleneck_drops"] = int(q["early_drops"][i]) + int(q["overflow_drops"][i])
     events = s.get("events")
     m["events"] = int(events) if isinstance(events, (int, float)) else nan
     wall = s.get("wall_seconds", s.get("wall_time_s"))
     m["wall_s"] = float(wall) if isinstance(wall, (int, float)) else nan
     return {k: _num(v) for k, v in m.items()}
+
+
+def _rows(columns: Mapping[str, Sequence[Any]]) -> int:
+    return len(next(iter(columns.values()))) if columns else 0
