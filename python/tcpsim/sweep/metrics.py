@@ -3,7 +3,7 @@ sweep table."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Mapping, Tuple
 
 from ..results import Results
 
@@ -50,45 +50,104 @@ def run_metrics(results: Results) -> Dict[str, Any]:
       ``bottleneck_drops`` of it.
     - ``events``, ``wall_s``: simulator events and wall-clock seconds of the run.
     """
+    return table_metrics(results.flows, results.queues, results.links, results.summary)
+
+
+class _Columns:
+    """A table's columns as NumPy arrays, made when first asked for, from a DataFrame or
+    from the core's ``{column: list}``: the metrics of a sweep's run come straight from
+    the core's lists, without a DataFrame (issue 22)."""
+
+    def __init__(self, table: Any):
+        self.table = table
+        self.names = list(table.columns) if hasattr(table, "columns") else list(table)
+        first = self.table[self.names[0]] if self.names else ()
+        self.rows = len(first)
+        self.arrays: Dict[str, Any] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.names
+
+    def __getitem__(self, name: str):
+        if name not in self.arrays:
+            import numpy as np
+
+            column = self.table[name]
+            self.arrays[name] = column.to_numpy() if hasattr(column, "to_numpy") else np.asarray(column)
+        return self.arrays[name]
+
+    def where(self, rows) -> "_Columns":
+        """The rows where the boolean array `rows` is true."""
+        return _Columns({name: self[name][rows] for name in self.names})
+
+
+# pandas' reductions, which `run_metrics` used on DataFrames, written out on arrays with
+# the same arithmetic: a sum skips NaN (NumPy's pairwise sum of the values, NaN as 0), a
+# minimum skips NaN (NaN when nothing is left), the first row of the largest value.
+
+def _nan_as_zero(values):
+    """pandas' ``fillna(0)`` of a float array."""
+    import numpy as np
+
+    return np.where(np.isnan(values), 0.0, values)
+
+
+def _sum(values) -> Any:
+    return (_nan_as_zero(values) if values.dtype.kind == "f" else values).sum()
+
+
+def _min(values) -> float:
+    import numpy as np
+
+    kept = values[~np.isnan(values)]
+    return float(kept.min()) if kept.size else float("nan")
+
+
+def table_metrics(flows: Any, queues: Any, links: Any, summary: Mapping[str, Any]) -> Dict[str, Any]:
+    """`run_metrics` of tables given as DataFrames or as the core's ``{column: list}``."""
     from ..analysis import jain  # pandas; not needed until a run is summarized
 
     nan = float("nan")
-    f, q, l, s = results.flows, results.queues, results.links, results.summary
+    f, q, l, s = _Columns(flows), _Columns(queues), _Columns(links), summary
     m: Dict[str, Any] = {k: nan for k in METRICS}
-    m["flows"] = int(len(f))
-    if len(f):
+    m["flows"] = int(f.rows)
+    if f.rows:
         gp = f["goodput_bps"].astype(float)
         if s.get("aggregate_goodput_bps") is not None:
             m["goodput_bps"] = float(s["aggregate_goodput_bps"])
         else:  # results saved before the core reported it: same definition, from the table
             window = float(s.get("duration_s", nan)) - float(s.get("measure_from_s", 0.0))
-            m["goodput_bps"] = float(f["goodput_bytes"].astype(float).sum() * 8.0 / window)
-        m["goodput_bps_min"] = float(gp.min())
-        tcp = f[f["type"] == "tcp"] if "type" in f else f
-        m["jain_index"] = jain((tcp if len(tcp) else f)["goodput_bps"])
-        m["retransmits"] = int(tcp["retransmits"].sum()) if len(tcp) else 0
-        m["timeouts"] = int(tcp["timeouts"].sum()) if len(tcp) else 0
+            m["goodput_bps"] = float(_sum(f["goodput_bytes"].astype(float)) * 8.0 / window)
+        m["goodput_bps_min"] = _min(gp)
+        tcp = f.where(f["type"] == "tcp") if "type" in f else f
+        m["jain_index"] = jain((tcp if tcp.rows else f)["goodput_bps"])
+        m["retransmits"] = int(_sum(tcp["retransmits"])) if tcp.rows else 0
+        m["timeouts"] = int(_sum(tcp["timeouts"])) if tcp.rows else 0
         n = f["rtt_samples"].astype(float)
-        if n.sum() > 0:
-            m["rtt_mean_s"] = float((f["rtt_mean_s"].astype(float).fillna(0) * n).sum() / n.sum())
-    if len(q):
+        if _sum(n) > 0:
+            m["rtt_mean_s"] = float(_sum(_nan_as_zero(f["rtt_mean_s"].astype(float)) * n) / _sum(n))
+    if q.rows:
         for col in ("early_drops", "overflow_drops", "marks"):
-            m[col] = int(q[col].sum())
+            m[col] = int(_sum(q[col]))
         m["drops"] = m["early_drops"] + m["overflow_drops"]
     else:
         m.update(early_drops=0, overflow_drops=0, marks=0, drops=0)
     m["bottleneck"] = ""
-    if len(l):
-        top = l.loc[l["utilization"].astype(float).idxmax()]
-        m["bottleneck"] = str(top["link"])
-        m["bottleneck_utilization"] = float(top["utilization"])
-        if len(q):
-            bq = q[q["queue"] == top["link"]]
-            if len(bq):
-                m["bottleneck_queue_mean_pkts"] = float(bq["mean_length_pkts"].iloc[0])
-                m["bottleneck_drops"] = int(bq["early_drops"].iloc[0] + bq["overflow_drops"].iloc[0])
+    if l.rows:
+        import numpy as np
+
+        top = int(np.nanargmax(l["utilization"].astype(float)))
+        m["bottleneck"] = str(l["link"][top])
+        m["bottleneck_utilization"] = float(l["utilization"][top])
+        if q.rows:
+            matches = np.flatnonzero(q["queue"] == l["link"][top])
+            if matches.size:
+                first = matches[0]
+                m["bottleneck_queue_mean_pkts"] = float(q["mean_length_pkts"][first])
+                m["bottleneck_drops"] = int(q["early_drops"][first] + q["overflow_drops"][first])
     events = s.get("events")
     m["events"] = int(events) if isinstance(events, (int, float)) else nan
     wall = s.get("wall_seconds", s.get("wall_time_s"))
     m["wall_s"] = float(wall) if isinstance(wall, (int, float)) else nan
     return {k: _num(v) for k, v in m.items()}
+
