@@ -299,9 +299,10 @@ def _write_scenario_and_summary(directory: Path, summary: Mapping[str, Any],
     """Writes scenario.toml (when the text is known) and summary.json, which lists the
     SHA-256 of the CSV files in `hashes` and of scenario.toml."""
     if scenario_text is not None:
-        path = directory / "scenario.toml"
-        path.write_text(scenario_text, encoding="utf-8")
-        hashes[path.name] = _sha256(path)
+        data = scenario_text.encode("utf-8")
+        with open(directory / "scenario.toml", "wb") as f:
+            f.write(data)
+        hashes["scenario.toml"] = hashlib.sha256(data).hexdigest()  # the file's bytes
     summary = dict(summary)
     summary[_FILES_KEY] = hashes
     text = json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n"

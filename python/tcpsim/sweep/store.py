@@ -64,7 +64,8 @@ def _install_run(runs_dir: Path, rid: str, write_files: Callable[[Path], Dict[st
     tmp.mkdir()
     try:
         marker = write_files(tmp)
-        sizes = {p.name: p.stat().st_size for p in sorted(tmp.iterdir()) if p.is_file()}
+        with os.scandir(tmp) as entries:
+            sizes = {e.name: e.stat().st_size for e in sorted(entries, key=lambda e: e.name) if e.is_file()}
         marker = dict(marker, files=sizes)
         (tmp / MARKER).write_text(json.dumps(marker, indent=2, sort_keys=True, default=str) + "\n",
                                   encoding="utf-8")
