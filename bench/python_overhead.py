@@ -68,6 +68,9 @@ def import_cost(reps: int) -> None:
                             check=True).stdout.strip()
     print(f"import tcpsim: {imported - bare:.3f} s (interpreter alone {bare:.3f} s, "
           f"median of {reps}); heavy modules loaded: {loaded or 'none'}")
+    pandas = wall([sys.executable, "-c", "import pandas"], reps)
+    print(f"import pandas: {pandas - bare:.3f} s (once in a sweep's process, for its table "
+          f"and the runs' metrics; part of the sweeps' Python time below)")
 
 
 def run_cost(scenario: Path, reps: int) -> None:
