@@ -54,15 +54,19 @@ def run_metrics(results: Results) -> Dict[str, Any]:
 
 
 class _Columns:
-    """A table's columns as NumPy arrays, made when first asked for, from a DataFrame or
-    from the core's ``{column: list}``: the metrics of a sweep's run come straight from
-    the core's lists, without a DataFrame (issue 22)."""
+    """A table's columns as NumPy arrays, each made when first asked for, from a DataFrame
+    or from the core's ``{column: list}`` (optionally only the rows `rows` selects): the
+    metrics of a sweep's run come straight from the core's lists, without a DataFrame
+    (issue 22)."""
 
-    def __init__(self, table: Any):
+    def __init__(self, table: Any, rows: Any = None):
         self.table = table
         self.names = list(table.columns) if hasattr(table, "columns") else list(table)
-        first = self.table[self.names[0]] if self.names else ()
-        self.rows = len(first)
+        self.selected = rows
+        if rows is not None:
+            self.rows = int(rows.sum())
+        else:
+            self.rows = len(self.table[self.names[0]]) if self.names else 0
         self.arrays: Dict[str, Any] = {}
 
     def __contains__(self, name: str) -> bool:
@@ -73,12 +77,13 @@ class _Columns:
             import numpy as np
 
             column = self.table[name]
-            self.arrays[name] = column.to_numpy() if hasattr(column, "to_numpy") else np.asarray(column)
+            array = column.to_numpy() if hasattr(column, "to_numpy") else np.asarray(column)
+            self.arrays[name] = array if self.selected is None else array[self.selected]
         return self.arrays[name]
 
     def where(self, rows) -> "_Columns":
         """The rows where the boolean array `rows` is true."""
-        return _Columns({name: self[name][rows] for name in self.names})
+        return _Columns(self.table, rows)
 
 
 # pandas' reductions, which `run_metrics` used on DataFrames, written out on arrays with
