@@ -210,7 +210,7 @@ fn run_toml_to_parquet<'py>(
     let written: Vec<&str> = py.detach(|| -> PyResult<Vec<&str>> {
         let mut written = Vec::new();
         for (name, table) in tables {
-            if table.columns.first().is_some_and(|(_, column)| column.len() > 0) {
+            if table.columns.first().is_some_and(|(_, column)| !column.is_empty()) {
                 let path = directory.join(format!("{name}.parquet"));
                 parquet_files::write_table(table, &path, run_uuid).map_err(|e| {
                     pyo3::exceptions::PyOSError::new_err(format!("tcpsim: cannot write {}: {e}", path.display()))
@@ -222,7 +222,8 @@ fn run_toml_to_parquet<'py>(
     })?;
     let dict = PyDict::new(py);
     for (name, table) in tables {
-        if !written.contains(&name) || name != "timeseries" {
+        // The time series only when Python must write it: the metrics do not read it.
+        if name != "timeseries" || !written.contains(&name) {
             dict.set_item(name, table_to_dict(py, table)?)?;
         }
     }
