@@ -38,6 +38,8 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
+from ._core import run_toml_to_parquet
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -315,14 +317,7 @@ class Results:
                 path = directory / f"{name}.csv"
                 _write_csv(table, path)
                 hashes[path.name] = _sha256(path)
-        if self.scenario_text is not None:
-            path = directory / "scenario.toml"
-            path.write_text(self.scenario_text, encoding="utf-8")
-            hashes[path.name] = _sha256(path)
-        summary = dict(self.summary)
-        summary[_FILES_KEY] = hashes
-        text = json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n"
-        (directory / "summary.json").write_text(text, encoding="utf-8")
+        _write_scenario_and_summary(directory, self.summary, self.scenario_text, hashes)
 
     def _arrow(self, name: str):
         """The table `name` as an Arrow table, straight from the core's columns when its
@@ -342,6 +337,45 @@ class Results:
             f"Results(flows={len(self.flows)} rows, queues={len(self.queues)} rows, "
             f"links={len(self.links)} rows, timeseries={len(self.timeseries)} rows)"
         )
+
+
+def _write_scenario_and_summary(directory: Path, summary: Mapping[str, Any],
+                                scenario_text: Optional[str], hashes: Dict[str, str]) -> None:
+    """Writes scenario.toml (when the text is known) and summary.json, which lists the
+    SHA-256 of the CSV files in `hashes` and of scenario.toml."""
+    if scenario_text is not None:
+        data = scenario_text.encode("utf-8")
+        with open(directory / "scenario.toml", "wb") as f:
+            f.write(data)
+        hashes["scenario.toml"] = hashlib.sha256(data).hexdigest()  # the file's bytes
+    summary = dict(summary)
+    summary[_FILES_KEY] = hashes
+    text = json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n"
+    (directory / "summary.json").write_text(text, encoding="utf-8")
+
+
+def run_to_files(text: str, file_name: str, directory: PathLike) -> Dict[str, Any]:
+    """Runs scenario `text` and writes its results into the existing `directory`, the
+    files `Results.save` would write (without CSV), without building DataFrames: the core
+    writes the tables with rows as Parquet itself (``tcpsim._core.run_toml_to_parquet``;
+    bench/python_overhead.py times the calls to it), and this writes the tables without rows (from pandas, as `save` does: their string
+    columns have no type), scenario.toml and summary.json. Not atomic, like
+    `Results._write_files`.
+
+    Returns what the core returned (``{"written": [...], "flows": {column: list},
+    "queues": ..., "links": ..., "summary": json_text}``) with ``"summary"`` the run's
+    summary as a dict, holding its new ``run_uuid``."""
+    out = Path(directory)
+    rid = uuid.uuid4().hex
+    raw = dict(run_toml_to_parquet(text, file_name, str(out), rid, None))
+    for name in TABLES:
+        if name not in raw["written"]:
+            _write_parquet(_arrow_from_frame(_frame(name, raw.get(name) or {})), out / f"{name}.parquet", rid)
+    summary = dict(json.loads(raw["summary"] or "{}"))
+    summary[RUN_UUID] = rid
+    _write_scenario_and_summary(out, summary, text, {})
+    raw["summary"] = summary
+    return raw
 
 
 def load_results(directory: PathLike) -> Results:

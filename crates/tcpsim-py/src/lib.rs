@@ -1,11 +1,12 @@
 //! `tcpsim._core` — the Python extension module of tcpsim.
 //!
 //! A deliberately thin layer: the Python package (`python/tcpsim/`) reads files, builds
-//! DataFrames, writes Parquet and draws plots; this module only
+//! DataFrames, writes most files and draws plots; this module only
 //!
 //! - validates scenario text ([`validate_toml`]),
 //! - runs it ([`run_toml`]), returning each result table as `{column: list}` and the
-//!   summary as JSON text,
+//!   summary as JSON text, or runs it and writes the tables as Parquet files itself
+//!   ([`run_toml_to_parquet`], what a sweep's runs call: `parquet_files`),
 //! - reads a quantity with the scenario grammar's units ([`parse_quantity`]), and
 //! - hands over the registry of models ([`models_json`], [`model_markdown`]), which
 //!   `tcpsim models`, the docs generator and the scenario classes read.
@@ -30,6 +31,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use tcpsim::{Column, RunResults, Scenario, Table};
+
+mod parquet_files;
 
 pyo3::create_exception!(
     tcpsim,
@@ -114,10 +117,13 @@ fn results_to_dict<'py>(py: Python<'py>, results: &RunResults) -> PyResult<Bound
     dict.set_item("queues", table_to_dict(py, &results.queues)?)?;
     dict.set_item("links", table_to_dict(py, &results.links)?)?;
     dict.set_item("timeseries", table_to_dict(py, &results.timeseries)?)?;
-    let summary = serde_json::to_string(&results.summary)
-        .map_err(|e| PyRuntimeError::new_err(format!("tcpsim: cannot encode summary: {e}")))?;
-    dict.set_item("summary", summary)?;
+    dict.set_item("summary", summary_json(results)?)?;
     Ok(dict)
+}
+
+fn summary_json(results: &RunResults) -> PyResult<String> {
+    serde_json::to_string(&results.summary)
+        .map_err(|e| PyRuntimeError::new_err(format!("tcpsim: cannot encode summary: {e}")))
 }
 
 /// Validates scenario text; raises `ScenarioError` if it is invalid or its estimated
@@ -168,6 +174,74 @@ fn run_toml<'py>(
     max_memory: Option<u64>,
     max_samples: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let results = run_scenario(py, text, file_name, progress, output_dir, max_memory, max_samples)?;
+    results_to_dict(py, &results)
+}
+
+/// Runs scenario text to completion and writes its non-empty tables as Parquet files
+/// `directory/<table>.parquet`, each tagged with `run_uuid` (see `parquet_files`), with
+/// the GIL released while it writes.
+///
+/// Returns `{"written": [table names], "flows": ..., "queues": ..., "links": ...,
+/// "summary": json_text}`: the flows, queues and links tables as `{column: list}` (a run's
+/// metrics read them), and any table it did not write (a table without rows, which
+/// Python writes) the same way. The other arguments are `run_toml`'s.
+#[pyfunction]
+#[pyo3(signature = (text, file_name, directory, run_uuid, progress = None, output_dir = None, max_memory = None, max_samples = None))]
+#[allow(clippy::too_many_arguments)]
+fn run_toml_to_parquet<'py>(
+    py: Python<'py>,
+    text: &str,
+    file_name: &str,
+    directory: std::path::PathBuf,
+    run_uuid: &str,
+    progress: Option<Py<PyAny>>,
+    output_dir: Option<std::path::PathBuf>,
+    max_memory: Option<u64>,
+    max_samples: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let results = run_scenario(py, text, file_name, progress, output_dir, max_memory, max_samples)?;
+    let tables = [
+        ("flows", &results.flows),
+        ("queues", &results.queues),
+        ("links", &results.links),
+        ("timeseries", &results.timeseries),
+    ];
+    let written: Vec<&str> = py.detach(|| -> PyResult<Vec<&str>> {
+        let mut written = Vec::new();
+        for (name, table) in tables {
+            if table.columns.first().is_some_and(|(_, column)| !column.is_empty()) {
+                let path = directory.join(format!("{name}.parquet"));
+                parquet_files::write_table(table, &path, run_uuid).map_err(|e| {
+                    pyo3::exceptions::PyOSError::new_err(format!("tcpsim: cannot write {}: {e}", path.display()))
+                })?;
+                written.push(name);
+            }
+        }
+        Ok(written)
+    })?;
+    let dict = PyDict::new(py);
+    for (name, table) in tables {
+        // The time series only when Python must write it: the metrics do not read it.
+        if name != "timeseries" || !written.contains(&name) {
+            dict.set_item(name, table_to_dict(py, table)?)?;
+        }
+    }
+    dict.set_item("written", PyList::new(py, &written)?)?;
+    dict.set_item("summary", summary_json(&results)?)?;
+    Ok(dict)
+}
+
+/// Loads and runs scenario text with the GIL released (see `run_toml`).
+fn run_scenario(
+    py: Python<'_>,
+    text: &str,
+    file_name: &str,
+    progress: Option<Py<PyAny>>,
+    output_dir: Option<std::path::PathBuf>,
+    max_memory: Option<u64>,
+    max_samples: Option<u64>,
+) -> PyResult<RunResults> {
     let scenario = load(text, file_name, &limits(max_memory, max_samples))?;
 
     let (outcome, raised) = py.detach(|| {
@@ -195,7 +269,7 @@ fn run_toml<'py>(
     });
 
     match outcome {
-        Ok(Ok(results)) => results_to_dict(py, &results),
+        Ok(Ok(results)) => Ok(results),
         Ok(Err(err)) => Err(scenario_error(err)),
         Err(payload) => match raised {
             Some(err) if payload.is::<CallbackRaised>() => Err(err),
@@ -238,6 +312,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The version and the fingerprint of the simulator's sources: what run caches key on.
     m.add("__build__", format!("{}+{}", env!("CARGO_PKG_VERSION"), tcpsim::SOURCE_HASH))?;
     m.add_function(wrap_pyfunction!(run_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(run_toml_to_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
     m.add_function(wrap_pyfunction!(parse_quantity, m)?)?;
     m.add_function(wrap_pyfunction!(models_json, m)?)?;

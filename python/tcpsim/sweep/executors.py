@@ -11,9 +11,9 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from .._core import __build__, __version__, run_toml
-from ..results import Results
-from .metrics import METRICS_VERSION, run_metrics
+from .._core import __build__, __version__
+from ..results import RUN_UUID, run_to_files
+from .metrics import METRICS_VERSION, table_metrics
 from .spec import SweepError
 from .store import LAYOUT_VERSION, _hostname, _install_run, _iso, _write_payload
 
@@ -35,47 +35,48 @@ def default_connect_timeout() -> float:
 # ============================================================================ one run
 
 
-def _execute(task: Dict[str, Any]) -> Tuple[Results, Dict[str, Any]]:
+def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
+    """Runs the task's scenario into the existing directory ``task["stage"]`` (its files:
+    the Parquet tables, which the core writes itself, scenario.toml and summary.json) and
+    returns the run's marker, with its metrics computed from the core's columns."""
     if task["version"] != __build__:
         raise RuntimeError(
             f"this worker has tcpsim {__build__} but the sweep was expanded with tcpsim "
             f"{task['version']}; install the same version everywhere"
         )
     started = time.time()
-    raw = run_toml(task["text"], task["name"], None)
-    results = Results.from_core(raw, scenario_text=task["text"])
-    marker = {
+    raw = run_to_files(task["text"], task["name"], task["stage"])
+    summary = raw["summary"]
+    return {
         "run_id": task["run_id"],
-        "run_uuid": results.run_uuid,
+        "run_uuid": summary[RUN_UUID],
         "sweep": task["sweep"],
         "params": task["params"],
         "tcpsim_version": __version__,
         "tcpsim_build": __build__,
         "layout_version": LAYOUT_VERSION,
         "metrics_version": METRICS_VERSION,
-        "metrics": run_metrics(results),
+        "metrics": table_metrics(raw["flows"], raw["queues"], raw["links"], summary),
         "attempt": uuid.uuid4().hex,
         "host": _hostname(),
         "pid": os.getpid(),
         "started_at": _iso(started),
         "finished_at": _iso(time.time()),
     }
-    return results, marker
 
 
 def _run_task_local(task: Dict[str, Any]) -> Dict[str, Any]:
     """Local executor task: runs the scenario and installs the run directory itself."""
-    results, marker = _execute(task)
-    installed = _install_run(Path(task["runs_dir"]), task["run_id"], results._write_files, marker)
+    installed = _install_run(Path(task["runs_dir"]), task["run_id"],
+                             lambda stage: _execute(dict(task, stage=str(stage))))
     return {"run_id": task["run_id"], "installed": installed}
 
 
 def _run_task_remote(task: Dict[str, Any]) -> Dict[str, Any]:
     """Dask task: runs the scenario and returns the files of its results directory
     (``{name: bytes}``) and its marker; the client installs them."""
-    results, marker = _execute(task)
     with tempfile.TemporaryDirectory(prefix="tcpsim-run-") as tmp:
-        results._write_files(Path(tmp))
+        marker = _execute(dict(task, stage=tmp))
         files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
     return {"run_id": task["run_id"], "files": files, "marker": marker}
 
@@ -236,8 +237,8 @@ def _run_dask(tasks: List[Dict[str, Any]], runs_dir: Path, client, scheduler: Op
                 failed(task["run_id"], _describe(e))
             else:
                 try:
-                    _install_run(runs_dir, task["run_id"], _write_payload(payload["files"]),
-                                 payload["marker"])
+                    _install_run(runs_dir, task["run_id"],
+                                 _write_payload(payload["files"], payload["marker"]))
                 except OSError as e:
                     failed(task["run_id"], f"cannot write the run: {e}")
                 else:

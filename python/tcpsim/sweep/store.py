@@ -54,16 +54,18 @@ def is_finished(run_dir: PathLike) -> bool:
     return _read_marker(Path(run_dir)) is not None
 
 
-def _install_run(runs_dir: Path, rid: str, write_files: Callable[[Path], None], marker: Dict[str, Any]) -> bool:
-    """Writes a run into a temporary directory (files, then run.json listing them) and
-    renames it to ``runs_dir/rid``. Returns False if a complete run was already there
-    (this copy is then discarded)."""
+def _install_run(runs_dir: Path, rid: str, write_files: Callable[[Path], Dict[str, Any]]) -> bool:
+    """Writes a run into a temporary directory (`write_files(directory)` writes the files
+    and returns the run's marker; then run.json, the marker listing them) and renames it
+    to ``runs_dir/rid``. Returns False if a complete run was already there (this copy is
+    then discarded)."""
     runs_dir.mkdir(parents=True, exist_ok=True)
     tmp = runs_dir / f"{_TMP_PREFIX}{rid}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     tmp.mkdir()
     try:
-        write_files(tmp)
-        sizes = {p.name: p.stat().st_size for p in sorted(tmp.iterdir()) if p.is_file()}
+        marker = write_files(tmp)
+        with os.scandir(tmp) as entries:
+            sizes = {e.name: e.stat().st_size for e in sorted(entries, key=lambda e: e.name) if e.is_file()}
         marker = dict(marker, files=sizes)
         (tmp / MARKER).write_text(json.dumps(marker, indent=2, sort_keys=True, default=str) + "\n",
                                   encoding="utf-8")
@@ -84,10 +86,11 @@ def _install_run(runs_dir: Path, rid: str, write_files: Callable[[Path], None], 
         raise
 
 
-def _write_payload(files: Mapping[str, bytes]) -> Callable[[Path], None]:
-    def write(d: Path) -> None:
+def _write_payload(files: Mapping[str, bytes], marker: Dict[str, Any]) -> Callable[[Path], Dict[str, Any]]:
+    def write(d: Path) -> Dict[str, Any]:
         for name, data in files.items():
             (d / Path(name).name).write_bytes(data)
+        return marker
 
     return write
 
