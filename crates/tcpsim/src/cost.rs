@@ -226,7 +226,7 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
                 f.name
             ),
             key: format!("{}.initial_window", f.key),
-            line: f.line,
+            line: f.line.map(|l| l as usize),
             bytes: saturate(bursts * outbox + windows * BYTES_PER_WINDOW_PACKET as f64),
         });
     }
@@ -286,7 +286,7 @@ pub fn samples(scenario: &Scenario) -> u64 {
     series += 2 * scenario.groups.iter().filter(|g| scenario.monitor.groups.includes(g)).count() as u64;
     for l in &scenario.links {
         for (from, to, queue) in [(l.a, l.b, &l.models.queue_ab), (l.b, l.a, &l.models.queue_ba)] {
-            if scenario.monitor.queues.includes(&scenario.queue_name(from, to)) {
+            if scenario.monitor.queues.includes(&scenario.queue_name(from as usize, to as usize)) {
                 // queue_pkts, arrivals, early_drops, overflow_drops, marks, sojourn_s,
                 // utilization, and the discipline's own (RED: red_avg_pkts).
                 series += 7 + queue_series(queue).len() as u64;
