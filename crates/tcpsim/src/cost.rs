@@ -149,14 +149,14 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
     let mut sharing: std::collections::HashMap<u32, f64> = std::collections::HashMap::new();
     for (f, &(data, _)) in scenario.flows.iter().zip(&routes.flow_routes) {
         if matches!(f.source.config.load(), Load::Window { .. }) {
-            for &d in &routes.routes[data as usize] {
+            for &d in routes.routes.get(data as usize) {
                 *sharing.entry(d).or_insert(0.0) += 1.0;
             }
         }
     }
     for (f, &(data, _)) in scenario.flows.iter().zip(&routes.flow_routes) {
         flow_fixed += f.name.len() as u64 + 2 * 64;
-        let route = &routes.routes[data as usize];
+        let route = routes.routes.get(data as usize);
         let round_trip: f64 = 2.0 * route.iter().map(|&d| time::to_secs(direction(scenario, d).0.delay)).sum::<f64>();
         match f.source.config.load() {
             Load::Window { packet_size, max_window, initial_window, agent_bytes } => {
@@ -226,7 +226,7 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
                 f.name
             ),
             key: format!("{}.initial_window", f.key),
-            line: f.line,
+            line: f.line.map(|l| l as usize),
             bytes: saturate(bursts * outbox + windows * BYTES_PER_WINDOW_PACKET as f64),
         });
     }
@@ -286,7 +286,7 @@ pub fn samples(scenario: &Scenario) -> u64 {
     series += 2 * scenario.groups.iter().filter(|g| scenario.monitor.groups.includes(g)).count() as u64;
     for l in &scenario.links {
         for (from, to, queue) in [(l.a, l.b, &l.models.queue_ab), (l.b, l.a, &l.models.queue_ba)] {
-            if scenario.monitor.queues.includes(&scenario.queue_name(from, to)) {
+            if scenario.monitor.queues.includes(&scenario.queue_name(from as usize, to as usize)) {
                 // queue_pkts, arrivals, early_drops, overflow_drops, marks, sojourn_s,
                 // utilization, and the discipline's own (RED: red_avg_pkts).
                 series += 7 + queue_series(queue).len() as u64;

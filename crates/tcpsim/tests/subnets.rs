@@ -48,7 +48,7 @@ fn subnets_generate_the_pairs_and_their_access_delays_in_order() {
     let ms = |ps: u64| ps as f64 / 1e9;
     let link = |a: &str, b: &str| {
         let (a, b) = (sc.node_index(a).unwrap(), sc.node_index(b).unwrap());
-        sc.links.iter().find(|l| (l.a, l.b) == (a, b)).unwrap_or_else(|| panic!("no link {a}-{b}"))
+        sc.links.iter().find(|l| (l.a as usize, l.b as usize) == (a, b)).unwrap_or_else(|| panic!("no link {a}-{b}"))
     };
     // Source side: the subnet's delay and rate (the third subnet takes `access`'s).
     let source_side: Vec<(f64, u64)> = (0..6).map(|i| link(&format!("s{i}"), "r1")).map(|l| (ms(l.delay), l.rate_bps)).collect();

@@ -45,16 +45,27 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-/// A duplex point-to-point link between nodes `a` and `b` (indices into `nodes`).
+/// The line of a generated link's or flow's table, kept with each of them: 4 bytes, not
+/// a `usize`'s 8 (a million flows have two million links; issue 22). A line past
+/// `u32::MAX` is kept as `u32::MAX`.
+pub type SpecLine = u32;
+
+/// `line` as a [`SpecLine`].
+pub fn spec_line(line: Option<usize>) -> Option<SpecLine> {
+    line.map(|l| SpecLine::try_from(l).unwrap_or(SpecLine::MAX))
+}
+
+/// A duplex point-to-point link between nodes `a` and `b` (indices into `nodes`; node
+/// ids are `u32` throughout the simulation).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinkSpec {
-    pub a: usize,
-    pub b: usize,
+    pub a: u32,
+    pub b: u32,
     /// Bits per second, each direction.
     pub rate_bps: u64,
     pub delay: Dur,
     /// Line of the link's table (for errors found while building).
-    pub line: Option<usize>,
+    pub line: Option<SpecLine>,
     /// Queues and error models of both directions, shared by the links one table
     /// generates (a dumbbell's access links hold one copy, not one per link).
     pub models: std::sync::Arc<LinkModels>,
@@ -123,8 +134,8 @@ impl PartialEq for FlowSource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlowSpec {
     pub name: String,
-    pub from: usize,
-    pub to: usize,
+    pub from: u32,
+    pub to: u32,
     pub start: SimTime,
     /// When the application stops sending; `None` = end of run.
     pub stop: Option<SimTime>,
@@ -132,7 +143,7 @@ pub struct FlowSpec {
     /// flow).
     pub source: std::sync::Arc<FlowSource>,
     /// Where the flow was declared (for errors found while building, e.g. no route).
-    pub line: Option<usize>,
+    pub line: Option<SpecLine>,
     /// Its `[[flow]]` table's key (`flow[2]`), shared by the flows of the table (a String
     /// each cost a million flows 40 MiB).
     pub key: std::sync::Arc<str>,
@@ -333,7 +344,7 @@ impl Scenario {
     /// An error located at flow `i`'s declaration.
     pub fn flow_error(&self, i: usize, message: impl Into<String>) -> ScenarioError {
         let f = &self.flows[i];
-        ScenarioError { file: self.file.clone(), line: f.line, key: f.key.to_string(), message: message.into() }
+        ScenarioError { file: self.file.clone(), line: f.line.map(|l| l as usize), key: f.key.to_string(), message: message.into() }
     }
 }
 
@@ -362,7 +373,7 @@ impl Scenario {
 
     /// An error located at link `i`'s table.
     pub fn link_error(&self, i: usize, key: &str, message: impl Into<String>) -> ScenarioError {
-        ScenarioError { file: self.file.clone(), line: self.links[i].line, key: key.to_string(), message: message.into() }
+        ScenarioError { file: self.file.clone(), line: self.links[i].line.map(|l| l as usize), key: key.to_string(), message: message.into() }
     }
 }
 

@@ -294,7 +294,7 @@ impl Builder {
                 let f = &sc.flows[first];
                 return Err(ScenarioError {
                     file: sc.file.clone(),
-                    line: f.line,
+                    line: f.line.map(|l| l as usize),
                     key: format!("{}.group", f.key),
                     message: format!("group {} is also the name of a flow: expected group names that no flow has", quote(group)),
                 });
@@ -304,10 +304,11 @@ impl Builder {
     }
 
     fn push_link(&mut self, a: usize, b: usize, t: &LinkTemplate, line: Option<usize>) {
+        let line = super::spec_line(line);
         self.link_pairs.insert((a.min(b), a.max(b)));
         self.scenario.links.push(LinkSpec {
-            a,
-            b,
+            a: a as u32,
+            b: b as u32,
             rate_bps: t.rate_bps,
             delay: t.delay,
             line,
@@ -585,12 +586,12 @@ impl Builder {
             }
             self.scenario.flows.push(FlowSpec {
                 name: flow_name,
-                from: a,
-                to: b,
+                from: a as u32,
+                to: b as u32,
                 start: flow_start,
                 stop,
                 source: Arc::clone(&source),
-                line: s.line,
+                line: super::spec_line(s.line),
                 key: Arc::clone(&table_key),
                 group,
             });
@@ -652,8 +653,8 @@ impl Builder {
         let Some((from, to)) = link.value.split_once("->") else {
             return Err(s.error("link", format!("expected a link named \"from->to\" after a link direction, got {}", quote(&link.value))));
         };
-        let a = self.node(s, "link", from)?;
-        let b = self.node(s, "link", to)?;
+        let a = self.node(s, "link", from)? as u32;
+        let b = self.node(s, "link", to)? as u32;
         let Some(index) = self.scenario.links.iter().position(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) else {
             return Err(s.error("link", format!("no link joins {} and {}: expected a link direction such as \"r1->r2\"", quote(from), quote(to))));
         };

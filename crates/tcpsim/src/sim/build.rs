@@ -7,7 +7,7 @@ use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::timeseries::GroupSeries;
 use crate::monitor::TimeSeries;
 use crate::net::link::{LinkErrors, LinkHead};
-use crate::net::routing::{path, Graph, Routes};
+use crate::net::routing::{path, Graph, RouteTable, Routes};
 use crate::net::LinkDirection;
 use crate::queue::{QueueEnv, QueueLink};
 use crate::scenario::{LinkChange, Scenario, ScenarioError};
@@ -24,16 +24,16 @@ const _: () = assert!(std::mem::size_of::<crate::net::LinkCounters>() <= 88);
 const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSource>() <= 576);
 const _: () = assert!(std::mem::size_of::<crate::agent::tcp::TcpSink>() <= 152);
 const _: () = assert!(std::mem::size_of::<Flow>() <= 96);
-const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 112);
-const _: () = assert!(std::mem::size_of::<crate::scenario::LinkSpec>() <= 56);
+const _: () = assert!(std::mem::size_of::<crate::scenario::FlowSpec>() <= 96);
+const _: () = assert!(std::mem::size_of::<crate::scenario::LinkSpec>() <= 40);
 
 /// Checks what only the network shows (routes, queue limits against the largest packet,
 /// serialization times of at least 1 ps) and computes the routes.
 pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Routes, ScenarioError> {
     let mut graph = Graph::new(scenario.nodes.len());
     for (i, l) in scenario.links.iter().enumerate() {
-        graph.add(l.a, l.b, 2 * i as u32);
-        graph.add(l.b, l.a, 2 * i as u32 + 1);
+        graph.add(l.a as usize, l.b as usize, 2 * i as u32);
+        graph.add(l.b as usize, l.a as usize, 2 * i as u32 + 1);
     }
 
     let sizes = scenario.flows.iter().map(|f| (f.source.config.shape().smallest_packet(), f.source.config.largest_packet()));
@@ -65,7 +65,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Routes, Scena
     }
 
     let (routes, flow_routes) = routes(scenario, &graph, limits)?;
-    Ok(Routes { routes, flow_routes })
+    Ok(Routes { routes: routes.iter().map(Vec::as_slice).collect(), flow_routes })
 }
 
 /// Routes as ns-2 picks them (see `net::routing`): one per distinct (from, to) pair the
@@ -90,13 +90,19 @@ fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<(Vec<Ve
                 (pairs.len() - 1) as u32
             })
         };
-        flow_routes.push((id(f.from, f.to), id(f.to, f.from)));
+        flow_routes.push((id(f.from as usize, f.to as usize), id(f.to as usize, f.from as usize)));
     }
     drop(interned);
 
     let mut hops = 0u64;
     let mut count = |flow: usize, n: usize| -> Result<(), ScenarioError> {
         hops += n as u64;
+        if hops > RouteTable::MAX_HOPS {
+            return Err(scenario.flow_error(
+                flow,
+                format!("the routes would have more than {} hops in all: expected fewer distinct or shorter routes", RouteTable::MAX_HOPS),
+            ));
+        }
         if hops.saturating_mul(4) > limits.max_memory {
             return Err(scenario.flow_error(
                 flow,
@@ -165,10 +171,10 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
     let mut links = Vec::with_capacity(scenario.links.len() * 2);
     for l in &scenario.links {
         for (from, to, queue, error) in [(l.a, l.b, &l.models.queue_ab, &l.models.error_ab), (l.b, l.a, &l.models.queue_ba, &l.models.error_ba)] {
-            let name = scenario.queue_name(from, to);
+            let name = scenario.queue_name(from as usize, to as usize);
             let random = RandomStream::new(scenario.seed, &format!("queue {name}"));
             let discipline = queue.typed.build(QueueEnv { rate_bps: l.rate_bps, delay: l.delay, random });
-            let mut link = LinkDirection::new(from as u32, to as u32, l.rate_bps, l.delay, discipline);
+            let mut link = LinkDirection::new(from, to, l.rate_bps, l.delay, discipline);
             if let Some(error) = error {
                 let random = RandomStream::new(scenario.seed, &format!("error {name}"));
                 link.head = Some(Box::new(LinkHead { down: false, errors: Some(LinkErrors { model: error.build(), random }) }));
@@ -216,7 +222,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         sched: Scheduler::default(),
         packets: PacketArena::default(),
         links,
-        routes: plan.routes.clone(),
+        routes: plan.routes.iter().map(<[u32]>::to_vec).collect(),
         route_ids: HashMap::new(),
         delay_lowered_at: HashMap::new(),
         flows,
@@ -234,8 +240,8 @@ fn make_flow(f: &crate::scenario::FlowSpec, random: RandomStream, data_route: u3
         data_route,
         ack_route,
         shape: agents.shape,
-        src_node: f.from as u32,
-        dst_node: f.to as u32,
+        src_node: f.from,
+        dst_node: f.to,
         source: agents.source,
         sink: agents.sink,
         drops: 0,

@@ -175,8 +175,8 @@ fn flows_table(sim: &Simulation, rows: Range<usize>, recorded_names: &[&'static 
         let active = time::to_secs(stop.saturating_sub(spec.start.max(from))).max(0.0);
         let per_second = |bytes: f64| if active > 0.0 { bytes * 8.0 / active } else { 0.0 };
         names.0.push(spec.name.clone());
-        names.2.push(sc.nodes[spec.from].to_string());
-        names.3.push(sc.nodes[spec.to].to_string());
+        names.2.push(sc.nodes[spec.from as usize].to_string());
+        names.3.push(sc.nodes[spec.to as usize].to_string());
         let FlowRow { counters: c, drops, received_bytes, goodput_bytes } = flow_row(sim, i);
         names.1.push(c.transport.to_string());
         names.4.push(c.recovery.to_string());

@@ -130,9 +130,9 @@ impl Tracer {
             .zip(flows)
             .map(|(spec, f)| FlowEnds {
                 src_node: spec.from as u32,
-                src_port: take_port(spec.from),
+                src_port: take_port(spec.from as usize),
                 dst_node: spec.to as u32,
-                dst_port: take_port(spec.to),
+                dst_port: take_port(spec.to as usize),
                 payload: f.shape.payload,
                 header_size: f.shape.header_size,
                 opens_with_syn: f.shape.syn,
