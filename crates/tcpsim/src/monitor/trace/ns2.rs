@@ -186,8 +186,8 @@ pub fn write_line<W: Write>(out: &mut W, ev: &TraceEvent) -> io::Result<()> {
 /// (docs/performance.md, "Traces and the Python layer"). The time and the columns from
 /// `type` to `dst.port` are copied from `repeats` when an earlier line had the same
 /// (lines of one event share its time; a flow's packets share all but their size and
-/// flags, which seldom change; a packet's `seq` and `uid` recur on each link it crosses:
-/// `+`, `-` and `r` on each).
+/// flags, which seldom change; a packet's columns from `type` to `uid` recur on each
+/// link it crosses: `+`, `-` and `r` on each).
 fn put_line(room: &mut [u8; LINE_CAPACITY], ev: &TraceEvent, repeats: &mut Repeats) -> usize {
     let p = &ev.packet;
     let mut line = Line::over(room);
@@ -197,8 +197,7 @@ fn put_line(room: &mut [u8; LINE_CAPACITY], ev: &TraceEvent, repeats: &mut Repea
     line.push_u32(ev.from_node);
     line.push(*b" ");
     line.push_u32(ev.to_node);
-    line.push_column(repeats.packet_columns(p));
-    line.push_column(repeats.packet_numbers(p));
+    line.push_column(repeats.packet_tail(p));
     line.len
 }
 
@@ -271,11 +270,22 @@ impl PacketColumnsKey {
     }
 }
 
-/// The longest `seq uid` with the newline (42 bytes), rounded up.
-const PACKET_NUMBERS_BYTES: usize = 48;
+/// The longest run from `type` to the newline (79 bytes to `dst.port` and its space,
+/// then `seq uid` and the newline, 42), rounded up: also room for a packet-columns
+/// [`Column`] copied whole (96 bytes) at its start.
+const PACKET_TAIL_BYTES: usize = 128;
 
-/// Remembered `seq uid` columns, one slot per uid modulo the slots: enough for the
-/// packets in flight of B1 and its like (about 800 uids are given out while a packet
+/// What identifies the columns from `type` to the newline of a line: a packet as it
+/// crosses a link (its size and flags may change on the way: a CE mark).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PacketTailKey {
+    seq: i64,
+    uid: u64,
+    columns: PacketColumnsKey,
+}
+
+/// Remembered packet tails (the columns from `type` to `uid`), one slot per uid modulo
+/// the slots: enough for the packets in flight of B1 and its like (about 800 uids are given out while a packet
 /// crosses B1's dumbbell: 17 000 packets a second, data and ACKs, over 50 ms of
 /// propagation and queueing).
 const PACKET_NUMBER_SLOTS: usize = 2048;
@@ -292,8 +302,10 @@ struct Repeats {
     time: (SimTime, Column<TIME_COLUMN_BYTES>),
     /// ` type size flags fid src.port dst.port ` of the last packet seen in each slot.
     packets: Box<[Remembered<PacketColumnsKey, PACKET_COLUMNS_BYTES>]>,
-    /// `seq uid\n` of the last packet seen in each slot, under its `(seq, uid)`.
-    numbers: Box<[Remembered<(i64, u64), PACKET_NUMBERS_BYTES>]>,
+    /// ` type size flags fid src.port dst.port seq uid\n` of the last packet seen in
+    /// each slot (uid modulo the slots): a packet's `+`, `-` and `r` on every link it
+    /// crosses copy it whole, one look-up a line. Made from `packets` when it misses.
+    tails: Box<[Remembered<PacketTailKey, PACKET_TAIL_BYTES>]>,
 }
 
 /// A slot of [`Repeats`]: a column and what it was formatted from, once filled.
@@ -304,7 +316,7 @@ impl Repeats {
         Repeats {
             time: (0, Column::new(|l| l.push_time(0))),
             packets: vec![None; PACKET_COLUMN_SLOTS].into_boxed_slice(),
-            numbers: vec![None; PACKET_NUMBER_SLOTS].into_boxed_slice(),
+            tails: vec![None; PACKET_NUMBER_SLOTS].into_boxed_slice(),
         }
     }
 
@@ -325,13 +337,19 @@ impl Repeats {
         &entry.as_ref().expect("filled above").1
     }
 
-    fn packet_numbers(&mut self, p: &TracedPacket) -> &Column<PACKET_NUMBERS_BYTES> {
-        let key = (p.seq, p.uid);
-        let entry = &mut self.numbers[p.uid as usize % PACKET_NUMBER_SLOTS];
-        if !matches!(entry, Some((k, _)) if *k == key) {
-            *entry = Some((key, Column::new(|l| l.push_packet_numbers(p))));
+    /// ` type size flags fid src.port dst.port seq uid\n` of `p`.
+    fn packet_tail(&mut self, p: &TracedPacket) -> &Column<PACKET_TAIL_BYTES> {
+        let key = PacketTailKey { seq: p.seq, uid: p.uid, columns: PacketColumnsKey::of(p) };
+        let slot = p.uid as usize % PACKET_NUMBER_SLOTS;
+        if !matches!(&self.tails[slot], Some((k, _)) if *k == key) {
+            let columns = *self.packet_columns(p);
+            let tail = Column::new(|l| {
+                l.push_column(&columns);
+                l.push_packet_numbers(p);
+            });
+            self.tails[slot] = Some((key, tail));
         }
-        &entry.as_ref().expect("filled above").1
+        &self.tails[slot].as_ref().expect("filled above").1
     }
 }
 
