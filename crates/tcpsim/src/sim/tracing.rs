@@ -18,7 +18,7 @@
 use super::Flow;
 use crate::engine::packet::{TCP_CWR, TCP_ECE};
 use crate::engine::{Packet, PacketKind, SimTime};
-use crate::monitor::trace::{Ns2TraceWriter, PcapWriter, TraceEvent, TraceKind, TraceOp, TraceSink, TracedPacket};
+use crate::monitor::trace::{Ns2TraceWriter, PacketKey, PcapWriter, TraceEvent, TraceKind, TraceOp, TraceSink, TracedPacket};
 use crate::net::LinkDirection;
 use crate::scenario::{Scenario, ScenarioError, Selection};
 use std::collections::HashSet;
@@ -49,6 +49,36 @@ pub(crate) struct Tracer {
     /// The first write error (reported when the run ends) and the file it concerns.
     error: Option<(PathBuf, io::Error)>,
     paths: Vec<PathBuf>,
+}
+
+/// Packet `p` of flow `f` (with its SACK blocks) as the trace writers see it.
+fn traced<'a>(f: &FlowEnds, p: &Packet, sack: &'a [(i64, i64)]) -> TracedPacket<'a> {
+    let (kind, src, dst) = match p.kind {
+        PacketKind::Data => (TraceKind::TcpData, (f.src_node, f.src_port), (f.dst_node, f.dst_port)),
+        PacketKind::Ack => (TraceKind::TcpAck, (f.dst_node, f.dst_port), (f.src_node, f.src_port)),
+        PacketKind::Datagram => (TraceKind::Udp, (f.src_node, f.src_port), (f.dst_node, f.dst_port)),
+    };
+    TracedPacket {
+        uid: p.uid,
+        kind,
+        size: p.size,
+        header_size: if kind == TraceKind::Udp { 0 } else { f.header_size.min(p.size) },
+        flow: p.flow,
+        src_node: src.0,
+        src_port: src.1,
+        dst_node: dst.0,
+        dst_port: dst.1,
+        seq: p.seq,
+        payload: f.payload,
+        // The SYN, and the ACK that answers it (cumulative 0, echoing packet 0: a
+        // duplicate ACK of 0 echoes a later packet), which pcap writes as SYN-ACK.
+        syn: f.opens_with_syn && p.seq == 0 && (kind == TraceKind::TcpData || (kind == TraceKind::TcpAck && p.echo_seq == 0)),
+        opens_with_syn: f.opens_with_syn,
+        ecn: p.ecn,
+        ece: p.tcp_flags & TCP_ECE != 0,
+        cwr: p.tcp_flags & TCP_CWR != 0,
+        sack,
+    }
 }
 
 fn selected(selection: &Selection, name: &str) -> bool {
@@ -144,53 +174,30 @@ impl Tracer {
     /// Records one event of packet `p` (with its SACK blocks) on link direction `link`
     /// (index `index`).
     pub fn record(&mut self, op: TraceOp, time: SimTime, index: usize, link: &LinkDirection, p: &Packet, sack: &[(i64, i64)]) {
-        let f = &self.flows[p.flow as usize];
-        let (kind, src, dst) = match p.kind {
-            PacketKind::Data => (TraceKind::TcpData, (f.src_node, f.src_port), (f.dst_node, f.dst_port)),
-            PacketKind::Ack => (TraceKind::TcpAck, (f.dst_node, f.dst_port), (f.src_node, f.src_port)),
-            PacketKind::Datagram => (TraceKind::Udp, (f.src_node, f.src_port), (f.dst_node, f.dst_port)),
-        };
-        let ecn = p.ecn;
-        let event = TraceEvent {
-            op,
-            time,
-            from_node: link.from,
-            to_node: link.to,
-            packet: TracedPacket {
-                uid: p.uid,
-                kind,
-                size: p.size,
-                header_size: if kind == TraceKind::Udp { 0 } else { f.header_size.min(p.size) },
-                flow: p.flow,
-                src_node: src.0,
-                src_port: src.1,
-                dst_node: dst.0,
-                dst_port: dst.1,
-                seq: p.seq,
-                payload: f.payload,
-                // The SYN, and the ACK that answers it (cumulative 0, echoing packet 0: a
-                // duplicate ACK of 0 echoes a later packet), which pcap writes as SYN-ACK.
-                syn: f.opens_with_syn
-                    && p.seq == 0
-                    && (kind == TraceKind::TcpData || (kind == TraceKind::TcpAck && p.echo_seq == 0)),
-                opens_with_syn: f.opens_with_syn,
-                ecn,
-                ece: p.tcp_flags & TCP_ECE != 0,
-                cwr: p.tcp_flags & TCP_CWR != 0,
-                sack,
-            },
-        };
         let mut result = Ok(());
         if let Some(w) = &mut self.ns2 {
-            result = result.and(w.record(&event));
+            // A flow's addresses and sizes stay the same through the run, so the packet's
+            // own numbers name its columns; its record is built only when the writer does
+            // not remember them (about one line in nine on B1).
+            let key = PacketKey {
+                uid: p.uid,
+                seq: p.seq,
+                flow: p.flow,
+                size: p.size,
+                bits: u32::from_le_bytes([p.kind as u8, p.ecn as u8, p.tcp_flags, 0]),
+            };
+            let flows = &self.flows;
+            result = w.record_packet(op, time, (link.from, link.to), key, || traced(&flows[p.flow as usize], p, sack));
         }
-        if op == TraceOp::Dequeue {
-            if let Some(w) = &mut self.link_pcaps[index] {
+        let to_link_pcap = op == TraceOp::Dequeue && self.link_pcaps[index].is_some();
+        let to_node_pcap = op == TraceOp::Receive && self.node_pcaps[link.to as usize].is_some();
+        if to_link_pcap || to_node_pcap {
+            let packet = traced(&self.flows[p.flow as usize], p, sack);
+            let event = TraceEvent { op, time, from_node: link.from, to_node: link.to, packet };
+            if let (true, Some(w)) = (to_link_pcap, &mut self.link_pcaps[index]) {
                 result = result.and(w.record(&event));
             }
-        }
-        if op == TraceOp::Receive {
-            if let Some(w) = &mut self.node_pcaps[link.to as usize] {
+            if let (true, Some(w)) = (to_node_pcap, &mut self.node_pcaps[link.to as usize]) {
                 result = result.and(w.record(&event));
             }
         }

@@ -16,7 +16,7 @@
 pub mod ns2;
 pub mod pcap;
 
-pub use ns2::Ns2TraceWriter;
+pub use ns2::{Ns2TraceWriter, PacketKey};
 pub use pcap::PcapWriter;
 
 use crate::engine::SimTime;

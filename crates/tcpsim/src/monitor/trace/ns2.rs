@@ -123,18 +123,59 @@ impl<W: Write> Ns2TraceWriter<W> {
     }
 }
 
+/// Names a packet's columns from `type` to `uid` for [`Ns2TraceWriter::record_packet`].
+/// The caller vouches that two packets under equal keys print the same columns: tcpsim's
+/// tracer keys a packet by its uid, seq, flow, size and the bits of its type and flags,
+/// since a flow's addresses do not change in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PacketKey {
+    pub uid: u64,
+    pub seq: i64,
+    pub flow: u32,
+    pub size: u32,
+    /// Whatever else tells the columns apart (for tcpsim: the kind, the ECN field, the
+    /// TCP flags).
+    pub bits: u32,
+}
+
+impl<W: Write> Ns2TraceWriter<W> {
+    /// Records the event `op` at `time` on link direction `from → to` of the packet under
+    /// `key`, the packet itself made by `packet` only when its columns are not remembered
+    /// under `key` (B1 traced: for about one line in nine). Writes what [`TraceSink::record`]
+    /// writes for the same event.
+    pub fn record_packet<'a>(
+        &mut self,
+        op: super::TraceOp,
+        time: SimTime,
+        (from, to): (u32, u32),
+        key: PacketKey,
+        packet: impl FnOnce() -> TracedPacket<'a>,
+    ) -> io::Result<()> {
+        if !self.wants_link(from, to) {
+            return Ok(());
+        }
+        let room = room_at(&mut self.pending, self.filled);
+        let mut line = start_line(room, op, time, from, to, &mut self.repeats);
+        line.push_column(self.repeats.keyed_tail(key, packet));
+        self.filled += line.len;
+        self.write_when_full()
+    }
+
+    fn write_when_full(&mut self) -> io::Result<()> {
+        if self.filled >= BUFFER_BYTES {
+            self.write_pending()?;
+        }
+        Ok(())
+    }
+}
+
 impl<W: Write> TraceSink for Ns2TraceWriter<W> {
     fn record(&mut self, ev: &TraceEvent) -> io::Result<()> {
         if !self.wants(ev) {
             return Ok(());
         }
-        let room: &mut [u8; LINE_CAPACITY] =
-            (&mut self.pending[self.filled..self.filled + LINE_CAPACITY]).try_into().expect("LINE_CAPACITY bytes");
-        self.filled += put_line(room, ev, &mut self.repeats);
-        if self.filled >= BUFFER_BYTES {
-            self.write_pending()?;
-        }
-        Ok(())
+        self.filled += put_line(room_at(&mut self.pending, self.filled), ev, &mut self.repeats);
+        self.write_when_full()
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -186,20 +227,36 @@ pub fn write_line<W: Write>(out: &mut W, ev: &TraceEvent) -> io::Result<()> {
 /// (docs/performance.md, "Traces and the Python layer"). The time and the columns from
 /// `type` to `dst.port` are copied from `repeats` when an earlier line had the same
 /// (lines of one event share its time; a flow's packets share all but their size and
-/// flags, which seldom change; a packet's `seq` and `uid` recur on each link it crosses:
-/// `+`, `-` and `r` on each).
+/// flags, which seldom change; a packet's columns from `type` to `uid` recur on each
+/// link it crosses: `+`, `-` and `r` on each).
 fn put_line(room: &mut [u8; LINE_CAPACITY], ev: &TraceEvent, repeats: &mut Repeats) -> usize {
-    let p = &ev.packet;
-    let mut line = Line::over(room);
-    line.push([ev.op.ns2_letter(), b' ']);
-    line.push_column(repeats.time(ev.time));
-    line.push(*b" ");
-    line.push_u32(ev.from_node);
-    line.push(*b" ");
-    line.push_u32(ev.to_node);
-    line.push_column(repeats.packet_columns(p));
-    line.push_column(repeats.packet_numbers(p));
+    let mut line = start_line(room, ev.op, ev.time, ev.from_node, ev.to_node, repeats);
+    line.push_column(repeats.packet_tail(&ev.packet));
     line.len
+}
+
+/// Where the next line goes: the [`LINE_CAPACITY`] bytes after the `filled` of `pending`.
+fn room_at(pending: &mut [u8], filled: usize) -> &mut [u8; LINE_CAPACITY] {
+    (&mut pending[filled..filled + LINE_CAPACITY]).try_into().expect("LINE_CAPACITY bytes")
+}
+
+/// `op time from to` of a line, at the start of `room`.
+fn start_line<'r>(
+    room: &'r mut [u8; LINE_CAPACITY],
+    op: super::TraceOp,
+    time: SimTime,
+    from: u32,
+    to: u32,
+    repeats: &mut Repeats,
+) -> Line<'r> {
+    let mut line = Line::over(room);
+    line.push([op.ns2_letter(), b' ']);
+    line.push_column(repeats.time(time));
+    line.push(*b" ");
+    line.push_u32(from);
+    line.push(*b" ");
+    line.push_u32(to);
+    line
 }
 
 /// Room for the longest trace line (159 bytes: the op, a time of at most 20 + 1 + 6
@@ -209,7 +266,8 @@ fn put_line(room: &mut [u8; LINE_CAPACITY], ev: &TraceEvent, repeats: &mut Repea
 const LINE_CAPACITY: usize = 256;
 
 /// A column (or run of columns) formatted once: its text is `bytes[..len]`, the rest
-/// zeros. Copied whole (a copy of a length the compiler knows), then cut to `len`.
+/// zeros or an older text. Copied whole (a copy of a length the compiler knows), then cut
+/// to `len`.
 #[derive(Clone, Copy)]
 struct Column<const N: usize> {
     bytes: [u8; N],
@@ -224,6 +282,14 @@ impl<const N: usize> Column<N> {
         write(&mut line);
         let len = line.len;
         Column { bytes, len }
+    }
+
+    /// Replaces the text with what `write` puts in a line of `N` bytes, in place (the
+    /// bytes past the new text keep the old; a column is cut to its `len` once copied).
+    fn rewrite(&mut self, write: impl FnOnce(&mut Line<N>)) {
+        let mut line = Line::over(&mut self.bytes);
+        write(&mut line);
+        self.len = line.len;
     }
 
     fn text(&self) -> &[u8] {
@@ -271,11 +337,22 @@ impl PacketColumnsKey {
     }
 }
 
-/// The longest `seq uid` with the newline (42 bytes), rounded up.
-const PACKET_NUMBERS_BYTES: usize = 48;
+/// The longest run from `type` to the newline (79 bytes to `dst.port` and its space,
+/// then `seq uid` and the newline, 42), rounded up: also room for a packet-columns
+/// [`Column`] copied whole (96 bytes) at its start.
+const PACKET_TAIL_BYTES: usize = 128;
 
-/// Remembered `seq uid` columns, one slot per uid modulo the slots: enough for the
-/// packets in flight of B1 and its like (about 800 uids are given out while a packet
+/// What identifies the columns from `type` to the newline of a line: a packet as it
+/// crosses a link (its size and flags may change on the way: a CE mark).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PacketTailKey {
+    seq: i64,
+    uid: u64,
+    columns: PacketColumnsKey,
+}
+
+/// Remembered packet tails (the columns from `type` to `uid`), one slot per uid modulo
+/// the slots: enough for the packets in flight of B1 and its like (about 800 uids are given out while a packet
 /// crosses B1's dumbbell: 17 000 packets a second, data and ACKs, over 50 ms of
 /// propagation and queueing).
 const PACKET_NUMBER_SLOTS: usize = 2048;
@@ -292,8 +369,12 @@ struct Repeats {
     time: (SimTime, Column<TIME_COLUMN_BYTES>),
     /// ` type size flags fid src.port dst.port ` of the last packet seen in each slot.
     packets: Box<[Remembered<PacketColumnsKey, PACKET_COLUMNS_BYTES>]>,
-    /// `seq uid\n` of the last packet seen in each slot, under its `(seq, uid)`.
-    numbers: Box<[Remembered<(i64, u64), PACKET_NUMBERS_BYTES>]>,
+    /// ` type size flags fid src.port dst.port seq uid\n` of the last packet seen in
+    /// each slot (uid modulo the slots): a packet's `+`, `-` and `r` on every link it
+    /// crosses copy it whole, one look-up a line. Made from `packets` when it misses.
+    tails: Box<[Remembered<PacketTailKey, PACKET_TAIL_BYTES>]>,
+    /// The same under the caller's [`PacketKey`] ([`Ns2TraceWriter::record_packet`]).
+    keyed_tails: Box<[Remembered<PacketKey, PACKET_TAIL_BYTES>]>,
 }
 
 /// A slot of [`Repeats`]: a column and what it was formatted from, once filled.
@@ -304,35 +385,73 @@ impl Repeats {
         Repeats {
             time: (0, Column::new(|l| l.push_time(0))),
             packets: vec![None; PACKET_COLUMN_SLOTS].into_boxed_slice(),
-            numbers: vec![None; PACKET_NUMBER_SLOTS].into_boxed_slice(),
+            tails: vec![None; PACKET_NUMBER_SLOTS].into_boxed_slice(),
+            keyed_tails: vec![None; PACKET_NUMBER_SLOTS].into_boxed_slice(),
         }
     }
 
     fn time(&mut self, t: SimTime) -> &Column<TIME_COLUMN_BYTES> {
         if self.time.0 != t {
-            self.time = (t, Column::new(|l| l.push_time(t)));
+            self.time.0 = t;
+            self.time.1.rewrite(|l| l.push_time(t));
         }
         &self.time.1
     }
 
     fn packet_columns(&mut self, p: &TracedPacket) -> &Column<PACKET_COLUMNS_BYTES> {
-        let key = PacketColumnsKey::of(p);
-        let slot = (p.flow as usize * 2 + usize::from(p.kind == TraceKind::TcpAck)) % PACKET_COLUMN_SLOTS;
-        let entry = &mut self.packets[slot];
-        if !matches!(entry, Some((k, _)) if *k == key) {
-            *entry = Some((key, Column::new(|l| l.push_packet_columns(p))));
-        }
-        &entry.as_ref().expect("filled above").1
+        remembered_columns(&mut self.packets, p)
     }
 
-    fn packet_numbers(&mut self, p: &TracedPacket) -> &Column<PACKET_NUMBERS_BYTES> {
-        let key = (p.seq, p.uid);
-        let entry = &mut self.numbers[p.uid as usize % PACKET_NUMBER_SLOTS];
-        if !matches!(entry, Some((k, _)) if *k == key) {
-            *entry = Some((key, Column::new(|l| l.push_packet_numbers(p))));
+    /// ` type size flags fid src.port dst.port seq uid\n` of `p`.
+    fn packet_tail(&mut self, p: &TracedPacket) -> &Column<PACKET_TAIL_BYTES> {
+        let key = PacketTailKey { seq: p.seq, uid: p.uid, columns: PacketColumnsKey::of(p) };
+        let slot = p.uid as usize % PACKET_NUMBER_SLOTS;
+        if !matches!(&self.tails[slot], Some((k, _)) if *k == key) {
+            let columns = *self.packet_columns(p);
+            let tail = Column::new(|l| {
+                l.push_column(&columns);
+                l.push_packet_numbers(p);
+            });
+            self.tails[slot] = Some((key, tail));
         }
-        &entry.as_ref().expect("filled above").1
+        &self.tails[slot].as_ref().expect("filled above").1
     }
+
+    /// ` type size flags fid src.port dst.port seq uid\n` of the packet under `key`,
+    /// made by `packet` when not remembered.
+    fn keyed_tail<'a>(&mut self, key: PacketKey, packet: impl FnOnce() -> TracedPacket<'a>) -> &Column<PACKET_TAIL_BYTES> {
+        let slot = key.uid as usize % PACKET_NUMBER_SLOTS;
+        let Repeats { packets, keyed_tails, .. } = self;
+        let entry = keyed_tails[slot].get_or_insert_with(|| (key, Column::new(|_| ())));
+        // A slot just filled holds the key but no text yet (no tail is empty).
+        if entry.0 != key || entry.1.len == 0 {
+            // Formatted in place: a miss (about one line in nine on B1) costs no copy of
+            // the slot.
+            let p = packet();
+            let columns = remembered_columns(packets, &p);
+            entry.0 = key;
+            entry.1.rewrite(|l| {
+                l.push_column(columns);
+                l.push_packet_numbers(&p);
+            });
+        }
+        &entry.1
+    }
+}
+
+/// ` type size flags fid src.port dst.port ` of `p`, from its flow's slot of `packets`
+/// (formatted again when the slot holds other columns).
+fn remembered_columns<'r>(
+    packets: &'r mut [Remembered<PacketColumnsKey, PACKET_COLUMNS_BYTES>],
+    p: &TracedPacket,
+) -> &'r Column<PACKET_COLUMNS_BYTES> {
+    let key = PacketColumnsKey::of(p);
+    let slot = (p.flow as usize * 2 + usize::from(p.kind == TraceKind::TcpAck)) % PACKET_COLUMN_SLOTS;
+    let entry = &mut packets[slot];
+    if !matches!(entry, Some((k, _)) if *k == key) {
+        *entry = Some((key, Column::new(|l| l.push_packet_columns(p))));
+    }
+    &entry.as_ref().expect("filled above").1
 }
 
 /// One trace line (or [`Column`]) being put together in a buffer of `CAP` bytes: each
@@ -818,6 +937,40 @@ mod tests {
         w.finish().unwrap();
         assert_eq!(String::from_utf8(w.into_inner()).unwrap(), expected);
         assert!(expected.contains(&format!(" {far_flow} 0.0 3.0 0 0\n")), "{expected}");
+    }
+
+    /// `record_packet` writes what `record` writes, whether the packet's columns are
+    /// remembered under its key or made again (another packet in the slot, a changed key).
+    #[test]
+    fn keyed_packets_give_the_lines_of_their_records() {
+        let far_uid = PACKET_NUMBER_SLOTS as u64; // shares uid 0's slot
+        let key = |p: &TracedPacket| PacketKey { uid: p.uid, seq: p.seq, flow: p.flow, size: p.size, bits: p.ecn as u32 };
+        let mut events = Vec::new();
+        for (i, t) in [0, 0, 5_000_000, PS_PER_S, PS_PER_S + 1, 2 * PS_PER_S].into_iter().enumerate() {
+            let i = i as u64;
+            let mut data = tcp_data(i as i64 / 2, i % 2 * far_uid);
+            data.size = if i == 3 { 40 } else { 1040 };
+            data.ecn = if i == 4 { EcnCodepoint::Ce } else { EcnCodepoint::Ect0 };
+            for op in [TraceOp::Enqueue, TraceOp::Dequeue, TraceOp::Receive] {
+                events.push(ev(op, t, 0, 2, data));
+            }
+            events.push(ev(TraceOp::Receive, t, 2, 3, tcp_ack(i as i64 - 1, far_uid + i % 2)));
+        }
+        let (mut by_record, mut by_key) = (Ns2TraceWriter::new(Vec::new(), None), Ns2TraceWriter::new(Vec::new(), None));
+        let mut made = 0;
+        for e in &events {
+            by_record.record(e).unwrap();
+            by_key
+                .record_packet(e.op, e.time, (e.from_node, e.to_node), key(&e.packet), || {
+                    made += 1;
+                    e.packet
+                })
+                .unwrap();
+        }
+        by_record.finish().unwrap();
+        by_key.finish().unwrap();
+        assert_eq!(String::from_utf8(by_key.into_inner()).unwrap(), String::from_utf8(by_record.into_inner()).unwrap());
+        assert!(made < events.len(), "remembered columns are reused ({made} of {} made)", events.len());
     }
 
     #[test]
