@@ -21,70 +21,14 @@
 /// flow's (data, ACK) route.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Routes {
-    pub routes: RouteTable,
+    pub routes: Vec<Vec<u32>>,
     pub flow_routes: Vec<(u32, u32)>,
 }
 
 impl Routes {
     /// Hops of all routes together.
     pub fn hops(&self) -> u64 {
-        self.routes.hops.len() as u64
-    }
-}
-
-/// Routes by id, every route's link directions in one vector: a route costs 4 bytes a
-/// hop and 4 for where it ends. A `Vec` per route cost 24 bytes and a heap block of at
-/// least 32, about 80 bytes for each of a dumbbell flow's two 3-hop routes (issue 22, a
-/// million flows).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RouteTable {
-    hops: Vec<u32>,
-    /// Where route i ends in `hops`; it starts where route i - 1 ends (route 0 at 0).
-    ends: Vec<u32>,
-}
-
-impl RouteTable {
-    /// Most hops all routes together may have (their ends are `u32`).
-    pub const MAX_HOPS: u64 = u32::MAX as u64;
-
-    /// The link directions of route `id`.
-    pub fn get(&self, id: usize) -> &[u32] {
-        let start = if id == 0 { 0 } else { self.ends[id - 1] as usize };
-        &self.hops[start..self.ends[id] as usize]
-    }
-
-    /// Adds a route after the others; its id is the number of routes before it.
-    ///
-    /// # Panics
-    /// If all routes together would have more than [`Self::MAX_HOPS`] hops (planning
-    /// refuses such scenarios first).
-    pub fn push(&mut self, hops: &[u32]) {
-        self.hops.extend_from_slice(hops);
-        self.ends.push(u32::try_from(self.hops.len()).expect("at most RouteTable::MAX_HOPS hops"));
-    }
-
-    /// Number of routes.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// The routes in id order.
-    pub fn iter(&self) -> impl Iterator<Item = &[u32]> {
-        (0..self.len()).map(|id| self.get(id))
-    }
-}
-
-impl<'a> FromIterator<&'a [u32]> for RouteTable {
-    fn from_iter<I: IntoIterator<Item = &'a [u32]>>(routes: I) -> Self {
-        let mut table = RouteTable::default();
-        for route in routes {
-            table.push(route);
-        }
-        table
+        self.routes.iter().map(|r| r.len() as u64).sum()
     }
 }
 
@@ -168,18 +112,6 @@ mod tests {
             at.push(next);
         }
         at
-    }
-
-    #[test]
-    fn route_table_gives_back_each_route_by_id() {
-        let routes: [&[u32]; 4] = [&[3, 1, 4], &[], &[1], &[5, 9]];
-        let table: RouteTable = routes.iter().copied().collect();
-        assert_eq!(table.len(), 4);
-        for (id, route) in routes.iter().enumerate() {
-            assert_eq!(table.get(id), *route, "route {id}");
-        }
-        assert_eq!(table.iter().collect::<Vec<_>>(), routes);
-        assert_eq!(Routes { routes: table, flow_routes: Vec::new() }.hops(), 6);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::timeseries::GroupSeries;
 use crate::monitor::TimeSeries;
 use crate::net::link::{LinkErrors, LinkHead};
-use crate::net::routing::{path, Graph, RouteTable, Routes};
+use crate::net::routing::{path, Graph, Routes};
 use crate::net::LinkDirection;
 use crate::queue::{QueueEnv, QueueLink};
 use crate::scenario::{LinkChange, Scenario, ScenarioError};
@@ -65,7 +65,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Routes, Scena
     }
 
     let (routes, flow_routes) = routes(scenario, &graph, limits)?;
-    Ok(Routes { routes: routes.iter().map(Vec::as_slice).collect(), flow_routes })
+    Ok(Routes { routes, flow_routes })
 }
 
 /// Routes as ns-2 picks them (see `net::routing`): one per distinct (from, to) pair the
@@ -97,12 +97,6 @@ fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<(Vec<Ve
     let mut hops = 0u64;
     let mut count = |flow: usize, n: usize| -> Result<(), ScenarioError> {
         hops += n as u64;
-        if hops > RouteTable::MAX_HOPS {
-            return Err(scenario.flow_error(
-                flow,
-                format!("the routes would have more than {} hops in all: expected fewer distinct or shorter routes", RouteTable::MAX_HOPS),
-            ));
-        }
         if hops.saturating_mul(4) > limits.max_memory {
             return Err(scenario.flow_error(
                 flow,
@@ -222,7 +216,7 @@ pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::P
         sched: Scheduler::default(),
         packets: PacketArena::default(),
         links,
-        routes: plan.routes.iter().map(<[u32]>::to_vec).collect(),
+        routes: plan.routes.clone(),
         route_ids: HashMap::new(),
         delay_lowered_at: HashMap::new(),
         flows,
