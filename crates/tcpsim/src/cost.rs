@@ -149,14 +149,14 @@ pub fn estimate(scenario: &Scenario, routes: &Routes) -> Estimate {
     let mut sharing: std::collections::HashMap<u32, f64> = std::collections::HashMap::new();
     for (f, &(data, _)) in scenario.flows.iter().zip(&routes.flow_routes) {
         if matches!(f.source.config.load(), Load::Window { .. }) {
-            for &d in &routes.routes[data as usize] {
+            for &d in routes.routes.get(data) {
                 *sharing.entry(d).or_insert(0.0) += 1.0;
             }
         }
     }
     for (f, &(data, _)) in scenario.flows.iter().zip(&routes.flow_routes) {
         flow_fixed += f.name.len() as u64 + 2 * 64;
-        let route = &routes.routes[data as usize];
+        let route = routes.routes.get(data);
         let round_trip: f64 = 2.0 * route.iter().map(|&d| time::to_secs(direction(scenario, d).0.delay)).sum::<f64>();
         match f.source.config.load() {
             Load::Window { packet_size, max_window, initial_window, agent_bytes } => {

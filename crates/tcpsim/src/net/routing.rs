@@ -21,14 +21,108 @@
 /// flow's (data, ACK) route.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Routes {
-    pub routes: Vec<Vec<u32>>,
+    pub routes: RouteTable,
     pub flow_routes: Vec<(u32, u32)>,
 }
 
 impl Routes {
     /// Hops of all routes together.
     pub fn hops(&self) -> u64 {
-        self.routes.iter().map(|r| r.len() as u64).sum()
+        self.routes.hops()
+    }
+}
+
+/// Routes by id, each a list of link directions, all in one vector: a route costs its
+/// hops and a length (4 bytes each), where a `Vec` per route cost 24 bytes and a heap
+/// block of at least 32 (a million dumbbell flows have two million routes; issue 22).
+///
+/// A route's id is where its length is in `words`, its hops follow: finding hop `i` of
+/// route `id` reads `words[id]` and `words[id + 1 + i]`, as many loads and checks as a
+/// `Vec` of `Vec`s (a table of where each route starts would cost one more load and
+/// check per hop on the packets' path, 2.8 % of B1's instructions).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RouteTable {
+    /// Each route's length, then its link directions.
+    words: Vec<u32>,
+    /// Number of routes.
+    count: u32,
+}
+
+impl RouteTable {
+    /// The most hops all routes together can have: ids are `u32` positions in `words`,
+    /// where each route takes a length word besides its hops, so half the range leaves
+    /// room for a route of at least one hop per hop.
+    pub const MAX_HOPS: u64 = (u32::MAX / 2) as u64;
+
+    /// The table of these routes, in their order; the ids, in the same order.
+    pub fn from_routes(routes: &[Vec<u32>]) -> (Self, Vec<u32>) {
+        let words: usize = routes.iter().map(|r| r.len() + 1).sum();
+        let mut table = RouteTable { words: Vec::with_capacity(words), count: 0 };
+        let ids = routes.iter().map(|r| table.push(r)).collect();
+        (table, ids)
+    }
+
+    /// Adds a route and returns its id. Panics when the ids no longer fit in `u32` (the
+    /// plan refuses scenarios above `MAX_HOPS` first).
+    pub fn push(&mut self, hops: &[u32]) -> u32 {
+        let id = u32::try_from(self.words.len()).ok().filter(|&id| id.checked_add(hops.len() as u32 + 1).is_some());
+        let id = id.expect("the plan keeps routes below RouteTable::MAX_HOPS hops");
+        self.words.push(hops.len() as u32);
+        self.words.extend_from_slice(hops);
+        self.count += 1;
+        id
+    }
+
+    /// Hop `i` of route `id` (a link direction), or `None` past its end: the packets'
+    /// path, which reads the length and the hop and nothing else (no slice to build).
+    #[inline(always)]
+    pub fn hop(&self, id: u32, i: usize) -> Option<u32> {
+        let id = id as usize;
+        if i < self.words[id] as usize {
+            Some(self.words[id + 1 + i])
+        } else {
+            None
+        }
+    }
+
+    /// The first hop of route `id`, which must have one (a flow's routes do: loading
+    /// refuses a flow whose source is its destination); one load, no length to read.
+    #[inline(always)]
+    pub fn first_hop(&self, id: u32) -> u32 {
+        debug_assert!(self.words[id as usize] > 0, "route {id} has no hop");
+        self.words[id as usize + 1]
+    }
+
+    /// Route `id`'s link directions, in order.
+    #[inline]
+    pub fn get(&self, id: u32) -> &[u32] {
+        let start = id as usize + 1;
+        &self.words[start..start + self.words[id as usize] as usize]
+    }
+
+    /// Number of routes.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Hops of all routes together.
+    pub fn hops(&self) -> u64 {
+        (self.words.len() - self.len()) as u64
+    }
+
+    /// Each route's id and link directions, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &[u32])> + '_ {
+        let mut at = 0usize;
+        std::iter::from_fn(move || {
+            let id = at as u32;
+            let route = self.words.get(at).map(|_| self.get(id))?;
+            at += 1 + route.len();
+            Some((id, route))
+        })
     }
 }
 
@@ -91,6 +185,24 @@ pub fn path(tree: &[Option<(usize, u32)>], source: usize, dest: usize) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_route_table_gives_back_each_route_by_its_id() {
+        let (mut table, ids) = RouteTable::from_routes(&[vec![4, 2, 7], vec![], vec![1]]);
+        assert_eq!(ids, vec![0, 4, 5], "an id is where the route's length is: after the routes before it and their lengths");
+        assert_eq!((table.len(), table.hops()), (3, 4));
+        assert_eq!(table.get(0), &[4, 2, 7]);
+        assert!(table.get(4).is_empty());
+        assert_eq!(table.get(5), &[1]);
+        assert_eq!(table.push(&[9, 9]), 7);
+        assert_eq!(table.get(7), &[9, 9]);
+        assert_eq!((table.hop(0, 0), table.hop(0, 2), table.hop(0, 3)), (Some(4), Some(7), None));
+        assert_eq!((table.hop(4, 0), table.hop(5, 0), table.hop(5, 1)), (None, Some(1), None));
+        assert_eq!((table.first_hop(0), table.first_hop(5), table.first_hop(7)), (4, 1, 9));
+        let all: Vec<(u32, Vec<u32>)> = table.iter().map(|(id, r)| (id, r.to_vec())).collect();
+        assert_eq!(all, vec![(0, vec![4, 2, 7]), (4, vec![]), (5, vec![1]), (7, vec![9, 9])]);
+        assert!(RouteTable::default().is_empty());
+    }
 
     /// A graph of duplex links: link i gives directions 2i (a→b) and 2i + 1 (b→a).
     fn graph(nodes: usize, links: &[(usize, usize)]) -> Graph {

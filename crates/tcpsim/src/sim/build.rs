@@ -7,7 +7,7 @@ use crate::engine::{time, PacketArena, RandomStream, Scheduler};
 use crate::monitor::timeseries::GroupSeries;
 use crate::monitor::TimeSeries;
 use crate::net::link::{LinkErrors, LinkHead};
-use crate::net::routing::{path, Graph, Routes};
+use crate::net::routing::{path, Graph, RouteTable, Routes};
 use crate::net::LinkDirection;
 use crate::queue::{QueueEnv, QueueLink};
 use crate::scenario::{LinkChange, Scenario, ScenarioError};
@@ -78,7 +78,7 @@ pub(crate) fn plan(scenario: &Scenario, limits: &Limits) -> Result<Routes, Scena
 /// whose tree they follow, one tree alive at a time: routing memory is the routes plus
 /// one tree (keeping a tree of n nodes per origin made a long chain cost n²). The routes'
 /// 4 bytes per hop count against `limits.max_memory` as they are found.
-fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<(Vec<Vec<u32>>, Vec<(u32, u32)>), ScenarioError> {
+fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<(RouteTable, Vec<(u32, u32)>), ScenarioError> {
     // Distinct (from, to) pairs, with the first flow that needs each.
     let mut interned: HashMap<(usize, usize), u32> = HashMap::new();
     let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
@@ -104,6 +104,15 @@ fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<(Vec<Ve
                     "the routes would need more than {} of memory ({hops} hops so far, 4 bytes each), more than the limit: \
                      expected fewer distinct or shorter routes, or a higher limit (--max-memory SIZE for tcpsim-run and tcpsim run)",
                     crate::cost::human_bytes(limits.max_memory)
+                ),
+            ));
+        }
+        if hops > RouteTable::MAX_HOPS {
+            return Err(scenario.flow_error(
+                flow,
+                format!(
+                    "the routes would have more than {} hops in all ({hops} so far): expected fewer distinct or shorter routes",
+                    RouteTable::MAX_HOPS
                 ),
             ));
         }
@@ -148,7 +157,12 @@ fn routes(scenario: &Scenario, graph: &Graph, limits: &Limits) -> Result<(Vec<Ve
         let (a, b) = (&scenario.nodes[from], &scenario.nodes[to]);
         return Err(scenario.flow_error(flow, format!("no route from {a:?} to {b:?}: expected links connecting them")));
     }
-    Ok((routes, flow_routes))
+    // Route i of the search is the one with the i-th id of the table.
+    let (table, ids) = RouteTable::from_routes(&routes);
+    for (data, ack) in &mut flow_routes {
+        (*data, *ack) = (ids[*data as usize], ids[*ack as usize]);
+    }
+    Ok((table, flow_routes))
 }
 
 pub(super) fn build<'s>(scenario: &'s Scenario, output_dir: Option<&std::path::Path>) -> Result<Simulation<'s>, ScenarioError> {

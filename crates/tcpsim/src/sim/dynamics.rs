@@ -139,7 +139,7 @@ impl Simulation<'_> {
             path(tree, from, to)
         };
         if self.route_ids.is_empty() {
-            self.route_ids = self.routes.iter().enumerate().map(|(i, r)| (r.clone(), i as u32)).collect();
+            self.route_ids = self.routes.iter().map(|(id, r)| (r.to_vec(), id)).collect();
         }
         for f in 0..self.flows.len() {
             let (src, dst) = (self.flows[f].src_node as usize, self.flows[f].dst_node as usize);
@@ -154,7 +154,7 @@ impl Simulation<'_> {
         // from the link's far end by the new route to where its route ends.
         for id in self.packets.live_ids() {
             let p = self.packets.get(id);
-            let route = &self.routes[p.route as usize];
+            let route = self.routes.get(p.route);
             let link = route[p.hop as usize];
             let here = self.links[link as usize].to as usize;
             let dest = self.links[*route.last().expect("routes are not empty") as usize].to as usize;
@@ -176,8 +176,7 @@ impl Simulation<'_> {
         if let Some(&id) = self.route_ids.get(&hops) {
             return id;
         }
-        let id = self.routes.len() as u32;
-        self.routes.push(hops.clone());
+        let id = self.routes.push(&hops);
         self.route_ids.insert(hops, id);
         id
     }

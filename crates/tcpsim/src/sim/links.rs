@@ -179,10 +179,10 @@ impl Simulation<'_> {
     /// Tells the queues on a flow's data path that it started or stopped.
     pub(super) fn notify_queues(&mut self, flow: u32, started: bool) {
         let now = self.now();
-        let route = self.flows[flow as usize].data_route as usize;
+        let route = self.flows[flow as usize].data_route;
         let mut actions = std::mem::take(&mut self.queue_actions);
-        for hop in 0..self.routes[route].len() {
-            let link = self.routes[route][hop];
+        for hop in 0..self.routes.get(route).len() {
+            let link = self.routes.get(route)[hop];
             let l = &mut self.links[link as usize];
             l.account_length(now);
             let mut ctx = QueueCtx::new(now, &mut actions);
@@ -267,9 +267,7 @@ impl Simulation<'_> {
     pub(super) fn forward(&mut self, id: PacketId) {
         let p = self.packets.get_mut(id);
         p.hop += 1;
-        let route = &self.routes[p.route as usize];
-        if (p.hop as usize) < route.len() {
-            let next = route[p.hop as usize];
+        if let Some(next) = self.routes.hop(p.route, p.hop as usize) {
             self.send_on_link(next, id);
         } else {
             self.deliver(id);
@@ -279,7 +277,7 @@ impl Simulation<'_> {
 
     /// Puts a new packet of `flow` on its route.
     pub(super) fn inject(&mut self, packet: Packet) {
-        let first = self.routes[packet.route as usize][0];
+        let first = self.routes.first_hop(packet.route);
         let id = self.packets.alloc(packet);
         self.send_on_link(first, id);
     }
@@ -311,7 +309,7 @@ impl Simulation<'_> {
         let mut p = Packet::new(flow, ack.ack, size, PacketKind::Ack, f.ack_route, now);
         p.source = f.dst_node;
         ack.write_to(&mut p);
-        let first = self.routes[p.route as usize][0];
+        let first = self.routes.first_hop(p.route);
         let id = self.packets.alloc(p);
         self.packets.set_sack(id, &ack.sack);
         self.send_on_link(first, id);

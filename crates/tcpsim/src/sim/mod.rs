@@ -59,7 +59,7 @@ pub struct Simulation<'s> {
     sched: Scheduler,
     packets: PacketArena,
     pub(crate) links: Vec<LinkDirection>,
-    routes: Vec<Vec<u32>>,
+    routes: crate::net::routing::RouteTable,
     /// Each route's id, filled when dynamic routing first adds routes (empty otherwise).
     route_ids: std::collections::HashMap<Vec<u32>, u32>,
     /// Per link direction whose delay went down during the run, the tie-order place
