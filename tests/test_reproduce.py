@@ -587,6 +587,27 @@ def test_read_trace_gives_the_same_frame_whatever_the_block_size(tmp_path, monke
     pd.testing.assert_frame_equal(whole, blocks)
 
 
+def test_read_trace_gives_pyarrows_frame_through_the_extension(tmp_path):
+    # tcpsim's packet lines go through tcpsim._core.read_ns2_trace; the frame must be
+    # the one pyarrow's reader gives, whatever columns are asked for.
+    import tcpsim
+    from tcpsim import _core
+    from tcpsim.reproduce import measures
+
+    tcpsim.run(TRACED_SCENARIO, out=tmp_path)
+    path = tmp_path / "traces" / "trace.tr"
+    assert _core.read_ns2_trace(path) is not None
+    for columns in (measures.TRACE_COLUMNS, measures.TRACE_MEASURES_COLUMNS, ["uid", "op", "dst"], ["time"]):
+        pd.testing.assert_frame_equal(read_trace(path, columns), measures._read_trace_with_pyarrow(path, [
+            c for c in measures.TRACE_COLUMNS if c in columns]))
+    # what is not a file of packet lines is left to pyarrow (which reads or refuses it)
+    p = tmp_path / "t.tr"
+    for text in ("", "+ 0.1 0 2 tcp 1040 ------N 1 0.0 3.0 5 23\nv 4 link-down 0 2\n",
+                 "+ 0.1 0 2 tcp 1040 ------N 1 0.0 3.0 5 23\r\n"):
+        p.write_text(text)
+        assert _core.read_ns2_trace(p) is None
+
+
 def test_traced_run_on_a_worker_with_another_tcpsim_is_refused():
     from tcpsim.reproduce.runner import _traced_task
 

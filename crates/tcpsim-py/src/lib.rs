@@ -9,7 +9,9 @@
 //!   ([`run_toml_to_parquet`], what a sweep's runs call: `parquet_files`),
 //! - reads a quantity with the scenario grammar's units ([`parse_quantity`]), and
 //! - hands over the registry of models ([`models_json`], [`model_markdown`]), which
-//!   `tcpsim models`, the docs generator and the scenario classes read.
+//!   `tcpsim models`, the docs generator and the scenario classes read, and
+//! - reads an ns-2 trace file's packet lines into columns ([`read_ns2_trace`]), which
+//!   `tcpsim.reproduce.measures.read_trace` turns into a DataFrame.
 //!
 //! Rules it keeps:
 //!
@@ -305,6 +307,44 @@ fn model_markdown(family: &str, name: &str) -> PyResult<String> {
         .ok_or_else(|| PyValueError::new_err(format!("no {} named {name:?}", fam.title())))
 }
 
+/// The columns of the ns-2 trace file at `path` (`tcpsim::monitor::trace::read`), as
+/// `{name: bytearray}` of little-endian int64 / float64 values, and for the word columns
+/// `{name: (bytearray of int32 codes, [values])}`; `None` when the file holds anything
+/// but packet lines (the caller's general reader then reads it and reports problems).
+/// The GIL is released while the file is read and parsed.
+#[pyfunction]
+fn read_ns2_trace<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Option<Bound<'py, PyDict>>> {
+    use tcpsim::monitor::trace::read::{self, TraceColumn};
+    let parsed = py.detach(|| std::fs::read(&path).map(|text| read::read_ns2_trace(&text)));
+    let columns = match parsed {
+        Err(e) => return Err(pyo3::exceptions::PyOSError::new_err(format!("cannot read {}: {e}", path.display()))),
+        Ok(Err(_)) => return Ok(None),
+        Ok(Ok(columns)) => columns,
+    };
+    // Each value's bytes written straight into the bytearray numpy will view.
+    fn bytes<'py, const N: usize, T: Copy>(
+        py: Python<'py>,
+        values: &[T],
+        le_bytes: fn(T) -> [u8; N],
+    ) -> PyResult<Bound<'py, pyo3::types::PyByteArray>> {
+        pyo3::types::PyByteArray::new_with(py, values.len() * N, |buffer| {
+            for (slot, &value) in buffer.chunks_exact_mut(N).zip(values) {
+                slot.copy_from_slice(&le_bytes(value));
+            }
+            Ok(())
+        })
+    }
+    let out = PyDict::new(py);
+    for (name, column) in read::COLUMNS.iter().zip(columns) {
+        match column {
+            TraceColumn::Words(w) => out.set_item(name, (bytes(py, &w.codes, i32::to_le_bytes)?, w.values))?,
+            TraceColumn::Integers(v) => out.set_item(name, bytes(py, &v, i64::to_le_bytes)?)?,
+            TraceColumn::Times(v) => out.set_item(name, bytes(py, &v, f64::to_le_bytes)?)?,
+        }
+    }
+    Ok(Some(out))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
@@ -319,5 +359,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model_markdown, m)?)?;
     m.add_function(wrap_pyfunction!(default_limits, m)?)?;
     m.add_function(wrap_pyfunction!(closest_name, m)?)?;
+    m.add_function(wrap_pyfunction!(read_ns2_trace, m)?)?;
     Ok(())
 }

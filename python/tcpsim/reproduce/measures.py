@@ -517,16 +517,53 @@ def read_trace(path: Path, columns: Optional[Sequence[str]] = None) -> pd.DataFr
     dictionaries of its own, which pandas must merge into one categorical per column;
     with Arrow's default 1 MiB blocks that merge took 0.42 s of CPU for B1's 10-second
     trace (98 chunks, 1.9 million lines), with 16 MiB blocks 0.07 s (7 chunks)
-    (docs/performance.md, "Traces and the Python layer")."""
-    import pyarrow as pa
-    import pyarrow.csv as pv
+    (docs/performance.md, "Traces and the Python layer").
 
+    A file of packet lines only, as tcpsim writes them, is first read by the extension
+    (`tcpsim._core.read_ns2_trace`, one pass in Rust), into the same frame; anything
+    else (a ``v`` line of a link going down, an empty file, text another program wrote)
+    goes to pyarrow's reader as above, which also reports what is wrong. B1's 10-second
+    trace: docs/performance.md, "Traces on B1, third step"."""
     wanted = TRACE_COLUMNS if columns is None else list(columns)
     unknown = sorted(set(wanted) - set(TRACE_COLUMNS))
     if unknown:
         raise ValueError(f"read_trace: no trace column {', '.join(map(repr, unknown))}; "
                          f"the columns are {', '.join(TRACE_COLUMNS)}")
     wanted = [c for c in TRACE_COLUMNS if c in wanted]
+    from .._core import read_ns2_trace
+
+    parsed = read_ns2_trace(Path(path))
+    if parsed is not None:
+        return _trace_frame(parsed, wanted)
+    return _read_trace_with_pyarrow(path, wanted)
+
+
+def _trace_frame(parsed: Dict[str, Any], wanted: List[str]) -> pd.DataFrame:
+    """The frame of `read_trace` from the columns `tcpsim._core.read_ns2_trace` read:
+    numbers as little-endian bytes, words as int32 codes and their values in order of
+    first appearance (the categories pyarrow's dictionaries give)."""
+    types = _trace_types()
+    frame: Dict[str, Any] = {}
+    for name in wanted:
+        column = parsed[name]
+        if isinstance(column, tuple):
+            codes, values = column
+            frame[name] = pd.Categorical.from_codes(np.frombuffer(codes, dtype="<i4"), categories=values)
+        else:
+            frame[name] = np.frombuffer(column, dtype="<f8" if str(types[name]) == "double" else "<i8")
+    for address, node in (("src", "src_node"), ("dst", "dst_node")):
+        if address in frame:
+            values = frame[address]
+            nodes = np.array([int(v.split(".", 1)[0]) for v in values.categories], dtype=np.int64)
+            frame[node] = nodes[values.codes] if len(nodes) else np.zeros(0, dtype=np.int64)
+    return pd.DataFrame(frame)
+
+
+def _read_trace_with_pyarrow(path: Path, wanted: List[str]) -> pd.DataFrame:
+    """`read_trace` by pyarrow's CSV reader, for any text (see there)."""
+    import pyarrow as pa
+    import pyarrow.csv as pv
+
     types = {c: t for c, t in _trace_types().items() if c in wanted}
     pool = _trace_memory_pool()
     try:

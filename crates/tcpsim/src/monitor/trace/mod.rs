@@ -3,6 +3,7 @@
 //! * [`ns2`]: ns-2 `trace-all` text lines (`+ 0.1 0 2 tcp 1040 ------- 1 0.0 3.0 5 23`),
 //!   byte-identical to what ns-2.35's `Trace::format` prints for the same events, so that
 //!   ns-2 post-processing scripts (awk, xgraph recipes, nam-less analyses) work unchanged.
+//! * [`read`]: ns-2 trace lines read back into columns (the Python reader's fast path).
 //! * [`pcap`]: classic pcap files (nanosecond timestamps, Ethernet link type) with
 //!   synthesized Ethernet/IPv4/TCP/UDP headers, readable by tshark and Wireshark.
 //!
@@ -15,6 +16,7 @@
 
 pub mod ns2;
 pub mod pcap;
+pub mod read;
 
 pub use ns2::{Ns2TraceWriter, PacketKey};
 pub use pcap::PcapWriter;
