@@ -38,14 +38,29 @@ impl Hasher for Fnv1a {
     }
 }
 
+/// The hash of a [`short_key`]: one multiplication by a large odd constant (the
+/// table reads the top bits, which it mixes from every byte of the key).
+#[derive(Default)]
+struct MultiplyHash(u64);
+
+impl Hasher for MultiplyHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The column names of a trace line, in file order (`TRACE_COLUMNS` in Python).
 pub const COLUMNS: [&str; 12] = ["op", "time", "from", "to", "type", "size", "flags", "fid", "src", "dst", "seq", "uid"];
-
-/// Which of [`COLUMNS`] are words (read as codes into their distinct values).
-const IS_WORD: [bool; 12] = [true, false, false, false, true, false, true, false, true, true, false, false];
-
-/// The time column's index in [`COLUMNS`].
-const TIME: usize = 1;
 
 /// A text column of few distinct values: `codes[row]` indexes `values`, which are in
 /// order of first appearance.
@@ -53,31 +68,73 @@ const TIME: usize = 1;
 pub struct Words {
     pub codes: Vec<i32>,
     pub values: Vec<String>,
-    index: HashMap<Box<[u8]>, i32, BuildHasherDefault<Fnv1a>>,
+    /// The code of each short word (at most 7 bytes: every op, type, flags and the
+    /// `node.port` of fewer than a million nodes), under its [`short_key`].
+    short: HashMap<u64, i32, BuildHasherDefault<MultiplyHash>>,
+    /// The code of each longer word.
+    long: HashMap<Box<[u8]>, i32, BuildHasherDefault<Fnv1a>>,
+    /// The short key and code of the row before's word, when short.
+    last: Option<(u64, i32)>,
+}
+
+/// A word of at most 7 bytes as one integer: its bytes, and its length in the top byte
+/// (so that no two words share one).
+#[inline(always)]
+fn short_key(word: &[u8]) -> Option<u64> {
+    if word.len() > 7 {
+        return None;
+    }
+    let mut key = (word.len() as u64) << 56;
+    for (i, &b) in word.iter().enumerate() {
+        key |= u64::from(b) << (8 * i);
+    }
+    Some(key)
 }
 
 impl Words {
+    #[inline(always)]
     fn push(&mut self, word: &[u8]) -> Result<(), Unread> {
+        let Some(key) = short_key(word) else {
+            return self.push_long(word);
+        };
         // The row before's word first: consecutive lines are mostly of one packet or flow
         // (its `+` then `-`, or `r` then `+` on the next link).
-        if let Some(&last) = self.codes.last() {
-            if self.values[last as usize].as_bytes() == word {
-                self.codes.push(last);
-                return Ok(());
-            }
-        }
-        let code = match self.index.get(word) {
+        let code = match self.last {
+            Some((last, code)) if last == key => code,
+            _ => match self.short.get(&key) {
+                Some(&code) => code,
+                None => {
+                    let code = self.new_value(word)?;
+                    self.short.insert(key, code);
+                    code
+                }
+            },
+        };
+        self.last = Some((key, code));
+        self.codes.push(code);
+        Ok(())
+    }
+
+    #[cold]
+    fn push_long(&mut self, word: &[u8]) -> Result<(), Unread> {
+        let code = match self.long.get(word) {
             Some(&code) => code,
             None => {
-                let text = std::str::from_utf8(word).map_err(|_| Unread::new(self.codes.len(), "a word that is not UTF-8"))?;
-                let code = self.values.len() as i32;
-                self.values.push(text.to_string());
-                self.index.insert(word.into(), code);
+                let code = self.new_value(word)?;
+                self.long.insert(word.into(), code);
                 code
             }
         };
+        self.last = None;
         self.codes.push(code);
         Ok(())
+    }
+
+    /// Adds `word` to the values; returns its code.
+    fn new_value(&mut self, word: &[u8]) -> Result<i32, Unread> {
+        let text = std::str::from_utf8(word).map_err(|_| Unread::new(self.codes.len(), "a word that is not UTF-8"))?;
+        self.values.push(text.to_string());
+        Ok(self.values.len() as i32 - 1)
     }
 }
 
@@ -111,49 +168,71 @@ pub fn read_ns2_trace(text: &[u8]) -> Result<Vec<TraceColumn>, Unread> {
     }
     // About 54 bytes a line in B1's trace: room for the columns once, not grown.
     let rows = text.len() / 48 + 1;
-    let mut columns: Vec<TraceColumn> = (0..COLUMNS.len())
-        .map(|i| match (IS_WORD[i], i == TIME) {
-            (true, _) => TraceColumn::Words(Words { codes: Vec::with_capacity(rows), ..Words::default() }),
-            (false, true) => TraceColumn::Times(Vec::with_capacity(rows)),
-            (false, false) => TraceColumn::Integers(Vec::with_capacity(rows)),
-        })
-        .collect();
+    let mut words: [Words; 5] = std::array::from_fn(|_| Words { codes: Vec::with_capacity(rows), ..Words::default() });
+    let mut integers: [Vec<i64>; 6] = std::array::from_fn(|_| Vec::with_capacity(rows));
+    let mut times: Vec<f64> = Vec::with_capacity(rows);
     // The time of the line before, as text and value: the lines of one event share it.
     let mut last_time: (&[u8], f64) = (b"", 0.0);
-    let mut at = 0;
+    let mut fields = Fields { text, at: 0 };
     let mut row = 0;
-    while at < text.len() {
-        for (i, column) in columns.iter_mut().enumerate() {
-            let start = at;
-            at = separator(text, at);
-            let field = &text[start..at];
-            if field.is_empty() {
-                return Err(Unread::new(row, "an empty column (two spaces, or a line that is empty)"));
-            }
-            // The separator after the field: a space between columns, the newline (or the
-            // end of the text) after the last.
-            let last = i == COLUMNS.len() - 1;
-            match text.get(at) {
-                Some(b' ') if !last => at += 1,
-                Some(b'\n') if last => at += 1,
-                None if last => {}
-                _ if last => return Err(Unread::new(row, "more than 12 columns")),
-                _ => return Err(Unread::new(row, "fewer than 12 columns")),
-            }
-            match column {
-                TraceColumn::Words(words) => words.push(field)?,
-                TraceColumn::Integers(values) => values.push(integer(field).ok_or(Unread::new(row, "a column that is not an integer"))?),
-                TraceColumn::Times(values) => {
-                    if field != last_time.0 {
-                        last_time = (field, time(field).ok_or(Unread::new(row, "a time that is not a number"))?);
-                    }
-                    values.push(last_time.1);
-                }
-            }
+    while fields.at < text.len() {
+        // Straight through the twelve columns (COLUMNS), each into its own vector.
+        let [op, kind, flags, src, dst] = &mut words;
+        let [from, to, size, fid, seq, uid] = &mut integers;
+        op.push(fields.next(row, false)?)?;
+        let t = fields.next(row, false)?;
+        if t != last_time.0 {
+            last_time = (t, time(t).ok_or_else(|| Unread::new(row, "a time that is not a number"))?);
         }
+        times.push(last_time.1);
+        from.push(fields.integer(row, false)?);
+        to.push(fields.integer(row, false)?);
+        kind.push(fields.next(row, false)?)?;
+        size.push(fields.integer(row, false)?);
+        flags.push(fields.next(row, false)?)?;
+        fid.push(fields.integer(row, false)?);
+        src.push(fields.next(row, false)?)?;
+        dst.push(fields.next(row, false)?)?;
+        seq.push(fields.integer(row, false)?);
+        uid.push(fields.integer(row, true)?);
         row += 1;
     }
-    Ok(columns)
+    let [op, kind, flags, src, dst] = words.map(TraceColumn::Words);
+    let [from, to, size, fid, seq, uid] = integers.map(TraceColumn::Integers);
+    Ok(vec![op, TraceColumn::Times(times), from, to, kind, size, flags, fid, src, dst, seq, uid])
+}
+
+/// The columns of a text being read: the next one starts at `at`.
+struct Fields<'a> {
+    text: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Fields<'a> {
+    /// The next column of line `row` (its `last` column or not), and past its separator:
+    /// a space between columns, the newline (or the end of the text) after the last.
+    #[inline(always)]
+    fn next(&mut self, row: usize, last: bool) -> Result<&'a [u8], Unread> {
+        let start = self.at;
+        self.at = separator(self.text, start);
+        let field = &self.text[start..self.at];
+        if field.is_empty() {
+            return Err(Unread::new(row, "an empty column (two spaces, or a line that is empty)"));
+        }
+        match (self.text.get(self.at), last) {
+            (Some(b' '), false) | (Some(b'\n'), true) => self.at += 1,
+            (None, true) => {}
+            (_, true) => return Err(Unread::new(row, "more than 12 columns")),
+            (_, false) => return Err(Unread::new(row, "fewer than 12 columns")),
+        }
+        Ok(field)
+    }
+
+    #[inline(always)]
+    fn integer(&mut self, row: usize, last: bool) -> Result<i64, Unread> {
+        let field = self.next(row, last)?;
+        integer(field).ok_or_else(|| Unread::new(row, "a column that is not an integer"))
+    }
 }
 
 /// The index of the first space or newline in `text` from `at` on (`text.len()` if
@@ -176,12 +255,34 @@ fn separator(text: &[u8], mut at: usize) -> usize {
 }
 
 /// `-?[0-9]+` within i64, else `None`.
+#[inline(always)]
 fn integer(field: &[u8]) -> Option<i64> {
     let (negative, digits) = match field {
         [b'-', rest @ ..] => (true, rest),
         _ => (false, field),
     };
-    if digits.is_empty() || digits.len() > 19 {
+    if digits.is_empty() {
+        return None;
+    }
+    if digits.len() > 18 {
+        return long_integer(negative, digits);
+    }
+    // Eighteen digits cannot overflow.
+    let mut n: i64 = 0;
+    for &d in digits {
+        let digit = d.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        n = n * 10 + i64::from(digit);
+    }
+    Some(if negative { -n } else { n })
+}
+
+/// [`integer`] of nineteen digits or more, checked: only some fit.
+#[cold]
+fn long_integer(negative: bool, digits: &[u8]) -> Option<i64> {
+    if digits.len() > 19 {
         return None;
     }
     let mut n: i64 = 0;
@@ -189,9 +290,9 @@ fn integer(field: &[u8]) -> Option<i64> {
         if !d.is_ascii_digit() {
             return None;
         }
+        // Accumulated negated, so i64::MIN fits.
         n = n.checked_mul(10)?.checked_sub(i64::from(d - b'0'))?;
     }
-    // Accumulated negated, so i64::MIN fits.
     if negative {
         Some(n)
     } else {
@@ -250,6 +351,16 @@ mod tests {
         }
         // Bytes just around a separator's value (0x1f, 0x21, 0x09, 0x0b, 0xa0) are not one.
         assert_eq!(separator(&[0x1f, 0x21, 0x09, 0x0b, 0xa0, 0x8a, 0xff, 0x00, b' '], 0), 8);
+    }
+
+    #[test]
+    fn words_long_and_short_keep_their_first_appearance_order() {
+        let mut w = Words::default();
+        for word in ["+", "a.b", "12345678", "+", "", "a.b", "12345678", "1234567", "a\0", "a"] {
+            w.push(word.as_bytes()).unwrap();
+        }
+        assert_eq!(w.values, ["+", "a.b", "12345678", "", "1234567", "a\0", "a"]);
+        assert_eq!(w.codes, [0, 1, 2, 0, 3, 1, 2, 4, 5, 6]);
     }
 
     #[test]
