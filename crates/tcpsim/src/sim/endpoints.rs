@@ -60,8 +60,11 @@ impl Simulation<'_> {
             Call::Timer { timer, generation } => a.on_timer(&mut ctx, timer, generation),
         }
         f.delivered_bytes += ctx.delivered_bytes();
-        for t in self.agent_outputs.timers.drain(..) {
-            self.sched.schedule(t.at, EventKind::AgentTimer { agent, timer: t.timer, generation: t.generation });
+        // Most calls ask for no timer: skip making and dropping the drain.
+        if !self.agent_outputs.timers.is_empty() {
+            for t in self.agent_outputs.timers.drain(..) {
+                self.sched.schedule(t.at, EventKind::AgentTimer { agent, timer: t.timer, generation: t.generation });
+            }
         }
         // Indexing, not iterating: sending needs the whole simulation (no agent is called
         // meanwhile, so the buffers do not change).
